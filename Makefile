@@ -1,0 +1,71 @@
+# scx-push: build, boot and test a sched_ext push/pull scheduler and an ext
+# deadline server for Linux 6.12 in a QEMU guest. `make help` lists the targets.
+#
+# Outputs go to $(BUILD); the kernel tree, its builds and ccache go to
+# $(SCX_PUSH_CACHE) (see vm/common.sh), outside the clone.
+
+BUILD          ?= $(CURDIR)/build
+CLANG          ?= clang-19
+KERNEL_VARIANT ?= default
+V              ?=
+export BUILD_DIR := $(BUILD)
+export KERNEL_VARIANT V
+
+Q := $(if $(V),,@)
+MAKEFLAGS += --no-print-directory
+
+# Evaluated when a recipe runs, after `deps` installed linux-source.
+KSRC    = $(shell vm/kernel.sh --print-src)
+KBUILD  = $(shell vm/kernel.sh --print-dir)
+SCX_OUT := $(BUILD)/sched_ext
+SCX_BIN := $(SCX_OUT)/build/bin
+
+# Programs packed into the guest initramfs next to busybox.
+GUEST_PROGS = $(SCX_BIN)/scx_simple /usr/bin/hackbench
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.PHONY: all help deps kernel bpf initramfs run test test-host test-guest shell \
+	clean
+
+all: initramfs ## build kernel, BPF programs and initramfs
+
+help: ## list the targets
+	@echo "scx-push targets:"
+	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  \1|\2/p' $(MAKEFILE_LIST) | column -t -s '|'
+	@echo "Variables: KERNEL_VARIANT=default|noext|debug, V=1, T='test ...' (test-guest),"
+	@echo "  SCX_PUSH_CACHE (kernel cache dir), JOBS, and vm/run's CPUS NODES LLCS ACCEL TIMEOUT."
+
+deps: ## install missing Debian packages
+	$(Q)vm/deps.sh
+
+kernel: deps ## build the patched guest kernel (cached outside the clone)
+	$(Q)vm/kernel.sh >/dev/null
+
+# libbpf, bpftool, vmlinux.h of our kernel and scx_simple, with the tree's own
+# tools/sched_ext Makefile.
+bpf: kernel ## build libbpf, bpftool, vmlinux.h and scx_simple
+	$(Q)mkdir -p $(SCX_OUT)
+	$(Q)$(MAKE) -C $(KSRC)/tools/sched_ext $(if $(V),,-s) O=$(SCX_OUT) \
+		CLANG=$(CLANG) VMLINUX_BTF=$(KBUILD)/vmlinux scx_simple >/dev/null
+
+initramfs: bpf ## pack busybox, tests and programs into the guest initramfs
+	$(Q)vm/initramfs.sh $(BUILD)/initramfs.cpio $(GUEST_PROGS)
+
+run: initramfs ## the main job: boot the guest, load scx_simple, report
+	$(Q)vm/run -- tests/guest/run.sh scx_simple
+
+test: ## host unit tests + guest suite; ends with "N passed, N failed"
+	$(Q)tests/run
+
+test-host: ## host unit tests only
+	$(Q)tests/host/run.sh
+
+test-guest: initramfs ## guest suite, or the tests named in T='...'
+	$(Q)vm/run -- tests/guest/run.sh $(T)
+
+shell: initramfs ## interactive shell in the guest
+	$(Q)vm/run --shell
+
+clean: ## remove $(BUILD) (the kernel cache stays)
+	rm -rf $(BUILD)

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# Build the guest kernel: Debian's linux-source-6.12 + kernel-patches/series +
+# vm/kernel.config, with ccache, outside the repository.
+#
+#   <cache>/linux-<debver>/src           git tree: commit "base" = the tarball,
+#                                        branch "series" = base + our patches
+#   <cache>/linux-<debver>/build-<var>/  O= build directory of one variant
+#   <cache>/ccache                       compiler cache shared by all builds
+#
+# Each step is skipped when its inputs did not change (a stamp holds the hash of
+# the inputs), so an unchanged tree is a no-op and a changed patch recompiles
+# only the files the series touches. Prints the build directory on stdout.
+#
+# Variants: default (vm/kernel.config), noext (without SCHED_CLASS_EXT, for
+# check-patches), debug (adds vm/kernel-debug.config).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+SERIES=${SERIES:-$SCX_PUSH_ROOT/kernel-patches/series}
+# Apply only the first N patches of the series (check-patches); empty = all.
+SERIES_PREFIX=${SERIES_PREFIX:-}
+KERNEL_TARGETS=${KERNEL_TARGETS:-bzImage vmlinux}
+GIT_ID=(-c user.name="scx-push developers" -c user.email="scx-push@example.org"
+	-c advice.detachedHead=false -c core.autocrlf=false)
+
+usage() {
+	cat <<USAGE
+usage: ${0##*/} [--print-dir | --print-src]
+Builds bzImage and vmlinux for KERNEL_VARIANT=$KERNEL_VARIANT into
+$(kernel_build_dir). --print-dir and --print-src only print the build
+and the source directory.
+USAGE
+}
+
+hash_files() { cat "$@" | sha256sum | cut -c1-16; }
+
+# The patches to apply, in order, as paths.
+series_patches() {
+	local line n=0
+	[[ -f "$SERIES" ]] || return 0
+	while IFS= read -r line; do
+		line=${line%%#*}
+		line=${line//[[:space:]]/}
+		[[ -n "$line" ]] || continue
+		n=$((n + 1))
+		[[ -z "$SERIES_PREFIX" || $n -le $SERIES_PREFIX ]] || break
+		[[ -f "$(dirname "$SERIES")/$line" ]] ||
+			die "series names $line, which does not exist"
+		printf '%s\n' "$(dirname "$SERIES")/$line"
+	done <"$SERIES"
+}
+
+extract_source() {
+	local src
+	src=$(kernel_src_dir)
+	[[ -f "$src/.git/scx-push-extracted" ]] && return 0
+	[[ -r "$LINUX_SOURCE_TARBALL" ]] || die "$LINUX_SOURCE_TARBALL missing (run: make deps)"
+	msg "extracting $LINUX_SOURCE_TARBALL"
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -xJf "$LINUX_SOURCE_TARBALL" -C "$src" --strip-components=1
+	msg "recording the pristine tree in git"
+	git -C "$src" init -q
+	git -C "$src" add -A -f
+	git "${GIT_ID[@]}" -C "$src" commit -q -m "Debian $LINUX_SOURCE_PKG $(linux_source_version)"
+	git -C "$src" tag base
+	touch "$src/.git/scx-push-extracted"
+}
+
+# Check out base + the series. Files a previous series touched are restored by
+# git (new mtime, so make rebuilds them); untouched files keep their mtime.
+apply_series() {
+	local src key stamp p list
+	local -a patches
+	src=$(kernel_src_dir)
+	list=$(series_patches) || exit 1
+	mapfile -t patches < <(printf '%s' "${list:+$list$'\n'}")
+	key=$( { echo "${#patches[@]}"; [[ ${#patches[@]} -eq 0 ]] || cat "${patches[@]}"; } |
+		sha256sum | cut -c1-16)
+	stamp="$src/.git/scx-push-series"
+	if [[ -f "$stamp" && "$(cat "$stamp")" == "$key" ]] &&
+		git -C "$src" diff --quiet HEAD; then
+		return 0
+	fi
+	msg "applying ${#patches[@]} patch(es) from ${SERIES#"$SCX_PUSH_ROOT"/}"
+	rm -f "$stamp"
+	git -C "$src" am --abort >/dev/null 2>&1 || true
+	git "${GIT_ID[@]}" -C "$src" checkout -q -f -B series base
+	git -C "$src" clean -q -fdx
+	for p in "${patches[@]}"; do
+		if ! git "${GIT_ID[@]}" -C "$src" am -q --whitespace=nowarn "$p" >&2; then
+			git -C "$src" am --abort >/dev/null 2>&1 || true
+			die "patch ${p##*/} does not apply to $LINUX_SOURCE_PKG $(linux_source_version)"
+		fi
+	done
+	echo "$key" >"$stamp"
+}
+
+fragments() {
+	echo "$SCX_PUSH_ROOT/vm/kernel.config"
+	case "$KERNEL_VARIANT" in
+	default) ;;
+	noext) echo "$SCX_PUSH_ROOT/vm/kernel-noext.config" ;;
+	debug) echo "$SCX_PUSH_ROOT/vm/kernel-debug.config" ;;
+	*) die "unknown KERNEL_VARIANT '$KERNEL_VARIANT' (default, noext, debug)" ;;
+	esac
+}
+
+# Every CONFIG_ line of the fragments must hold in the final .config.
+verify_config() {
+	local config=$1 frag line sym want bad=0
+	while IFS= read -r frag; do
+		while IFS= read -r line; do
+			case "$line" in
+			CONFIG_*=*) sym=${line%%=*}; want=$line ;;
+			"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; want=$line ;;
+			*) continue ;;
+			esac
+			if [[ "$want" == *"=n" || "$want" == "# "* ]]; then
+				grep -q "^$sym=" "$config" || continue
+			elif grep -qx "$want" "$config"; then
+				continue
+			fi
+			msg "config: wanted '$want', got '$(grep -E "^(# )?$sym[= ]" "$config" || echo "$sym absent")'"
+			bad=1
+		done <"$frag"
+	done < <(fragments)
+	[[ $bad -eq 0 ]] || die "the config fragment did not apply; fix vm/kernel*.config"
+}
+
+# tinyconfig + fragments -> .config, only rewritten when its inputs changed.
+configure() {
+	local src out key stamp tmp
+	local -a frags
+	src=$(kernel_src_dir)
+	out=$(kernel_build_dir)
+	mapfile -t frags < <(fragments)
+	key=$( { echo "$KERNEL_VARIANT"; cat "$src/.git/scx-push-series" "${frags[@]}"; } |
+		sha256sum | cut -c1-16)
+	stamp="$out/.scx-push-config"
+	[[ -f "$stamp" && "$(cat "$stamp")" == "$key" && -f "$out/.config" ]] && return 0
+	msg "configuring $KERNEL_VARIANT: tinyconfig + ${frags[*]##*/}"
+	mkdir -p "$out"
+	tmp="$out/.config-scx-push"
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	make -s -C "$src" O="$tmp" tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/.config" "${frags[@]}" >/dev/null
+	make -s -C "$src" O="$tmp" olddefconfig >/dev/null
+	verify_config "$tmp/.config"
+	if ! cmp -s "$tmp/.config" "$out/.config"; then
+		cp "$tmp/.config" "$out/.config"
+	fi
+	rm -rf "$tmp"
+	echo "$key" >"$stamp"
+}
+
+compile() {
+	local src out key stamp
+	src=$(kernel_src_dir)
+	out=$(kernel_build_dir)
+	key=$(cat "$src/.git/scx-push-series" "$out/.scx-push-config" | sha256sum | cut -c1-16)
+	stamp="$out/.scx-push-built"
+	if [[ -f "$stamp" && "$(cat "$stamp")" == "$key" && -f "$out/vmlinux" &&
+		-f "$out/arch/x86/boot/bzImage" ]]; then
+		return 0
+	fi
+	rm -f "$stamp"
+	msg "building $KERNEL_TARGETS ($KERNEL_VARIANT, -j$JOBS, ccache in $SCX_PUSH_CACHE/ccache)"
+	export CCACHE_DIR="$SCX_PUSH_CACHE/ccache" CCACHE_BASEDIR="$src" CCACHE_NOHASHDIR=1
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+	# Reproducible build metadata keeps ccache hits across rebuilds.
+	KBUILD_BUILD_TIMESTAMP=$(date -u -r "$LINUX_SOURCE_TARBALL")
+	export KBUILD_BUILD_TIMESTAMP KBUILD_BUILD_USER=scx-push KBUILD_BUILD_HOST=scx-push
+	# shellcheck disable=SC2086 # KERNEL_TARGETS is a word list
+	make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" ${V:+V=$V} ${V:-"-s"} \
+		$KERNEL_TARGETS >&2
+	echo "$key" >"$stamp"
+}
+
+main() {
+	case "${1:-}" in
+	-h | --help) usage; return 0 ;;
+	--print-dir) kernel_build_dir; return 0 ;;
+	--print-src) kernel_src_dir; return 0 ;;
+	"") ;;
+	*) usage >&2; return 1 ;;
+	esac
+	extract_source
+	apply_series
+	configure
+	compile
+	kernel_build_dir
+}
+
+main "$@"
