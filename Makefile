@@ -12,6 +12,8 @@ export BUILD_DIR := $(BUILD)
 export KERNEL_VARIANT V
 
 Q := $(if $(V),,@)
+# $(call quiet_msg,WHAT,FILE): the one-line progress message of a quiet build.
+quiet_msg = $(if $(V),,@printf '  %-10s %s\n' '$(1)' '$(patsubst $(BUILD)/%,%,$(2))')
 MAKEFLAGS += --no-print-directory
 
 # Evaluated when a recipe runs, after `deps` installed linux-source.
@@ -22,6 +24,9 @@ SCX_BIN := $(SCX_OUT)/build/bin
 
 # Programs packed into the guest initramfs next to busybox.
 GUEST_PROGS = $(SCX_BIN)/scx_simple /usr/bin/hackbench
+
+# scx_push: the BPF scheduler and its loader (added to GUEST_PROGS).
+include scx/scx.mk loader/loader.mk
 
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
