@@ -28,10 +28,15 @@ GUEST_PROGS = $(SCX_BIN)/scx_simple /usr/bin/hackbench
 # scx_push: the BPF scheduler and its loader (added to GUEST_PROGS).
 include scx/scx.mk loader/loader.mk
 
+# The tree's sched_ext selftests (with rt_stall and total_bw from our series),
+# built against our vmlinux; the runner is scx_selftests in the guest.
+SELFTESTS_OUT := $(BUILD)/selftests
+GUEST_PROGS += $(SELFTESTS_OUT)/scx_selftests
+
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
-.PHONY: all help deps kernel bpf initramfs run test test-host test-guest shell \
-	clean
+.PHONY: all help deps kernel bpf selftests initramfs run test test-host \
+	test-guest shell check-patches clean
 
 all: initramfs ## build kernel, BPF programs and initramfs
 
@@ -54,7 +59,16 @@ bpf: kernel ## build libbpf, bpftool, vmlinux.h and scx_simple
 	$(Q)$(MAKE) -C $(KSRC)/tools/sched_ext $(if $(V),,-s) O=$(SCX_OUT) \
 		CLANG=$(CLANG) VMLINUX_BTF=$(KBUILD)/vmlinux scx_simple >/dev/null
 
-initramfs: bpf ## pack busybox, tests and programs into the guest initramfs
+selftests: bpf ## build the tree's sched_ext selftests (guest: scx_selftests)
+	$(Q)mkdir -p $(SELFTESTS_OUT)
+	$(Q)$(MAKE) -C $(KSRC)/tools/testing/selftests/sched_ext -s O=$(SELFTESTS_OUT) \
+		OUTPUT=$(SELFTESTS_OUT) CLANG=$(CLANG) VMLINUX_BTF=$(KBUILD)/vmlinux >/dev/null
+	$(Q)cp $(SELFTESTS_OUT)/runner $(SELFTESTS_OUT)/scx_selftests
+
+check-patches: deps ## checkpatch --strict + build after each patch, +/- SCHED_CLASS_EXT
+	$(Q)vm/check-patches.sh
+
+initramfs: bpf selftests ## pack busybox, tests and programs into the guest initramfs
 	$(Q)vm/initramfs.sh $(BUILD)/initramfs.cpio $(GUEST_PROGS)
 
 run: initramfs ## the main job: boot the guest, load scx_simple, report

@@ -32,3 +32,19 @@ linux_dir() {
 
 kernel_build_dir() { printf '%s/build-%s\n' "$(linux_dir)" "${1:-$KERNEL_VARIANT}"; }
 kernel_src_dir() { printf '%s/src\n' "$(linux_dir)"; }
+
+# Run a command while holding the machine lock: kernel builds and guest boots
+# need both cores, so concurrent ones (two checkouts, a helper session) queue.
+MACHINE_LOCK=${MACHINE_LOCK:-/tmp/scx-push-machine.lock}
+with_machine_lock() {
+	local fd
+	exec {fd}>>"$MACHINE_LOCK"
+	if ! flock -n "$fd"; then
+		msg "waiting for another build or guest to finish ($MACHINE_LOCK)"
+		flock "$fd"
+	fi
+	"$@"
+	local rc=$?
+	exec {fd}>&-
+	return $rc
+}

@@ -11,7 +11,8 @@
 # the inputs), so an unchanged tree is a no-op and a changed patch recompiles
 # only the files the series touches. Prints the build directory on stdout.
 #
-# Variants: default (vm/kernel.config), noext (without SCHED_CLASS_EXT, for
+# Variants: default (vm/kernel.config), check (the same config in its own
+# build directory, for check-patches), noext (without SCHED_CLASS_EXT, for
 # check-patches), debug (adds vm/kernel-debug.config).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -99,10 +100,10 @@ apply_series() {
 fragments() {
 	echo "$SCX_PUSH_ROOT/vm/kernel.config"
 	case "$KERNEL_VARIANT" in
-	default) ;;
+	default | check) ;;
 	noext) echo "$SCX_PUSH_ROOT/vm/kernel-noext.config" ;;
 	debug) echo "$SCX_PUSH_ROOT/vm/kernel-debug.config" ;;
-	*) die "unknown KERNEL_VARIANT '$KERNEL_VARIANT' (default, noext, debug)" ;;
+	*) die "unknown KERNEL_VARIANT '$KERNEL_VARIANT' (default, check, noext, debug)" ;;
 	esac
 }
 
@@ -155,14 +156,17 @@ configure() {
 	echo "$key" >"$stamp"
 }
 
+# Only a full build (bzImage vmlinux) is stamped: partial targets
+# (check-patches builds kernel/sched/) always go through make.
 compile() {
-	local src out key stamp
+	local src out key stamp full=0
 	src=$(kernel_src_dir)
 	out=$(kernel_build_dir)
+	[[ "$KERNEL_TARGETS" == "bzImage vmlinux" ]] && full=1
 	key=$(cat "$src/.git/scx-push-series" "$out/.scx-push-config" | sha256sum | cut -c1-16)
 	stamp="$out/.scx-push-built"
-	if [[ -f "$stamp" && "$(cat "$stamp")" == "$key" && -f "$out/vmlinux" &&
-		-f "$out/arch/x86/boot/bzImage" ]]; then
+	if [[ $full -eq 1 && -f "$stamp" && "$(cat "$stamp")" == "$key" &&
+		-f "$out/vmlinux" && -f "$out/arch/x86/boot/bzImage" ]]; then
 		return 0
 	fi
 	rm -f "$stamp"
@@ -175,7 +179,7 @@ compile() {
 	# shellcheck disable=SC2086 # KERNEL_TARGETS is a word list
 	make -C "$src" O="$out" -j"$JOBS" CC="ccache gcc" ${V:+V=$V} ${V:-"-s"} \
 		$KERNEL_TARGETS >&2
-	echo "$key" >"$stamp"
+	[[ $full -eq 0 ]] || echo "$key" >"$stamp"
 }
 
 main() {
@@ -186,10 +190,10 @@ main() {
 	"") ;;
 	*) usage >&2; return 1 ;;
 	esac
-	extract_source
-	apply_series
-	configure
-	compile
+	with_machine_lock extract_source
+	with_machine_lock apply_series
+	with_machine_lock configure
+	with_machine_lock compile
 	kernel_build_dir
 }
 

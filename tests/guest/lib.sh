@@ -45,3 +45,34 @@ expect_clean_dmesg() {
 	errors=$(dmesg_new | kernel_errors)
 	[ -z "$errors" ] || { echo "$errors"; fail "kernel log: $(echo "$errors" | head -n 1)"; }
 }
+
+# The tree's sched_ext selftests (built from the patched kernel tree).
+SCX_SELFTESTS=scx_selftests
+
+# run_selftest NAME: run one sched_ext selftest; its output is in
+# /tmp/selftest-NAME.out. Fails unless the runner reports it as passed.
+run_selftest() {
+	local out=/tmp/selftest-$1.out
+	command -v "$SCX_SELFTESTS" >/dev/null || fail "$SCX_SELFTESTS is not in the initramfs"
+	"$SCX_SELFTESTS" -q -t "$1" >"$out" 2>&1
+	# "ok N NAME # " passed; a skip carries "# SKIP".
+	grep -qx "ok [0-9]* $1 # *" "$out"
+}
+
+EXT_SERVER=/sys/kernel/debug/sched/ext_server
+EXT_RUNTIME_NS=50000000
+EXT_PERIOD_NS=1000000000
+
+# set_ext_runtime NS: the ext server runtime of every online CPU.
+set_ext_runtime() {
+	local d
+	for d in "$EXT_SERVER"/cpu*; do
+		[ "$(cat "/sys/devices/system/cpu/${d##*/}/online" 2>/dev/null || echo 1)" = 1 ] || continue
+		echo "$1" >"$d/runtime" || return 1
+	done
+}
+
+# The root domain total_bw of every CPU, one per line (sched/debug).
+total_bw_all() {
+	grep 'dl_bw->total_bw' /sys/kernel/debug/sched/debug | sed 's/.*: *//'
+}
