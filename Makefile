@@ -25,8 +25,9 @@ SCX_BIN := $(SCX_OUT)/build/bin
 # Programs packed into the guest initramfs next to busybox.
 GUEST_PROGS = $(SCX_BIN)/scx_simple /usr/bin/hackbench
 
-# scx_push: the BPF scheduler and its loader (added to GUEST_PROGS).
-include scx/scx.mk loader/loader.mk
+# scx_push: the BPF scheduler, its loader, its unit tests and the static guest
+# test helpers (the loader and helpers are added to GUEST_PROGS).
+include scx/scx.mk loader/loader.mk tests/host/unit.mk tests/guest/helpers/helpers.mk
 
 # The tree's sched_ext selftests (with rt_stall and total_bw from our series),
 # built against our vmlinux; the runner is scx_selftests in the guest.

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * scx_push loader: open the BPF scheduler, hand it the options, load and
- * attach it, report until it exits or is stopped, and restart it when the
- * kernel asks (CPU hotplug). The design is described in scx/scx_push.bpf.c.
+ * scx_push loader: read the topology, open the BPF scheduler and hand it the
+ * options and the topology, load and attach it, report its counters until it
+ * exits or is stopped, and restart it when the kernel asks (CPU hotplug).
+ * The design is described at the top of scx/scx_push.bpf.c.
  */
 #include <errno.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,12 +19,22 @@
 #include <scx/common.h>
 
 #include "options.h"
+#include "stats.h"
+#include "topology.h"
 #include "scx_push.bpf.skel.h"
 
 #define SCX_SYSFS "/sys/kernel/sched_ext"
 
 static struct options opts;
-static volatile sig_atomic_t exit_req;
+static volatile sig_atomic_t exit_req, report_req;
+
+/* What survives a restart: the counters of earlier instances, the clock. */
+struct run {
+	struct stats	done;		/* totals of the instances that exited */
+	struct stats	last;		/* totals at the last report */
+	struct timespec	start;
+	unsigned int	restarts;
+};
 
 static int libbpf_print_fn(enum libbpf_print_level level, const char *format,
 			   va_list args)
@@ -32,19 +44,23 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *format,
 	return vfprintf(stderr, format, args);
 }
 
-static void on_exit_signal(int sig)
+static void on_signal(int sig)
 {
-	exit_req = 1;
+	if (sig == SIGUSR1)
+		report_req = 1;
+	else
+		exit_req = 1;
 }
 
 static void install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_exit_signal };
+	struct sigaction sa = { .sa_handler = on_signal };
 
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: a signal ends the sleep of the report loop at once. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 }
 
 static int read_line(const char *path, char *buf, size_t len)
@@ -91,7 +107,50 @@ static int check_environment(void)
 	return 0;
 }
 
-static struct scx_push *open_scheduler(void)
+/* Fail before loading anything if the JSON file cannot be written. */
+static int check_stats_json(void)
+{
+	FILE *f;
+
+	if (!opts.stats_json)
+		return 0;
+	f = fopen(opts.stats_json, "a");
+	if (!f) {
+		fprintf(stderr, "scx_push: --stats-json: cannot write %s: %s\n",
+			opts.stats_json, strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+static void set_topology(struct scx_push *skel, const struct topology *t)
+{
+	struct scx_push__rodata *ro = skel->rodata;
+	int i;
+
+	ro->nr_cpus = t->nr_cpu_ids;
+	ro->nr_llcs = t->nr_llcs;
+	ro->nr_nodes = t->nr_nodes;
+	ro->smt_enabled = t->smt;
+	for (i = 0; i < t->nr_cpu_ids; i++) {
+		ro->cpu_llc[i] = t->cpu_llc[i] < 0 ? SCX_PUSH_LLC_NONE : (__u32)t->cpu_llc[i];
+		ro->cpu_pos[i] = t->cpu_pos[i];
+		ro->llc_cpus[i] = t->llc_cpus[i];
+	}
+	for (i = 0; i < t->nr_llcs; i++) {
+		ro->llc_first[i] = t->llc_first[i];
+		ro->llc_nr[i] = t->llc_nr[i];
+		ro->llc_node[i] = t->llc_node[i];
+	}
+	for (i = 0; i < t->nr_nodes; i++) {
+		ro->node_id[i] = t->node_id[i];
+		ro->node_first_llc[i] = t->node_first_llc[i];
+		ro->node_nr_llcs[i] = t->node_nr_llcs[i];
+	}
+}
+
+static struct scx_push *open_scheduler(const struct topology *t)
 {
 	struct scx_push *skel = scx_push__open();
 
@@ -101,8 +160,14 @@ static struct scx_push *open_scheduler(void)
 		return NULL;
 	}
 	skel->struct_ops.push_ops->hotplug_seq = scx_hotplug_seq();
+	if (opts.partial)
+		skel->struct_ops.push_ops->flags |= SCX_OPS_SWITCH_PARTIAL;
 	skel->rodata->slice_ns = opts.slice_us * 1000;
-	skel->rodata->nr_cpus = libbpf_num_possible_cpus();
+	skel->rodata->pull_scope = opts.scope;
+	skel->rodata->scan_mode = opts.scan;
+	skel->rodata->push_enabled = opts.push;
+	skel->rodata->pull_enabled = opts.pull;
+	set_topology(skel, t);
 	return skel;
 }
 
@@ -132,19 +197,116 @@ static struct bpf_link *attach_scheduler(struct scx_push *skel)
 	return link;
 }
 
-/* Sleep until the next report is due, or less when a signal arrives. */
-static void wait_interval(void)
+/* Sum the per-CPU counters of the running instance. */
+static void read_stats(struct scx_push *skel, struct stats *s)
 {
-	struct timespec ts = { .tv_sec = opts.interval_s };
+	int nr_cpus = libbpf_num_possible_cpus();
+	unsigned long long vals[nr_cpus];
+	__u32 idx;
 
-	nanosleep(&ts, NULL);
+	memset(s, 0, sizeof(*s));
+	for (idx = 0; idx < SCX_PUSH_NR_STATS; idx++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.stats), &idx, vals))
+			continue;
+		for (int cpu = 0; cpu < nr_cpus; cpu++)
+			s->v[idx] += vals[cpu];
+	}
+}
+
+/* The CPUs in the overloaded masks, as the BPF timer last copied them. */
+static void read_overloaded(struct scx_push *skel, int nr_cpu_ids, char *buf,
+			    size_t len)
+{
+	bool set[SCX_PUSH_MAX_CPUS] = { };
+
+	for (int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		set[cpu] = skel->bss->overloaded_snap[cpu / 64] & (1ULL << (cpu % 64));
+	cpulist_format(set, nr_cpu_ids, buf, len);
+}
+
+static double elapsed_s(const struct run *run)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - run->start.tv_sec) +
+	       (now.tv_nsec - run->start.tv_nsec) / 1e9;
+}
+
+static void write_json(const struct stats *total, const struct stats_report *r)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (!opts.stats_json)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", opts.stats_json);
+	f = fopen(tmp, "w");
+	if (!f || stats_write_json(f, total, r) || fclose(f) || rename(tmp, opts.stats_json))
+		fprintf(stderr, "scx_push: cannot write %s: %s\n", opts.stats_json,
+			strerror(errno));
+}
+
+/* Print what happened since the last report; totals go to the JSON file. */
+static void report(struct scx_push *skel, const struct topology *t, struct run *run)
+{
+	struct stats now, total, delta;
+	struct stats_report r = { .restarts = run->restarts, .opts = &opts };
+	char overloaded[256], label[32], text[4096];
+
+	read_stats(skel, &now);
+	total = run->done;
+	stats_add(&total, &now);
+	stats_sub(&delta, &total, &run->last);
+	run->last = total;
+
+	read_overloaded(skel, t->nr_cpu_ids, overloaded, sizeof(overloaded));
+	r.overloaded = overloaded;
+	r.elapsed_s = elapsed_s(run);
+	snprintf(label, sizeof(label), "[%7.1fs]", r.elapsed_s);
+	stats_format(&delta, label, &r, text, sizeof(text));
+	fputs(text, stdout);
+	fflush(stdout);
+	write_json(&total, &r);
+}
+
+/* Exit kinds from this one up are errors (enum scx_exit_kind, from BTF). */
+static int exit_error_kind(void)
+{
+	return __COMPAT_ENUM_OR_ZERO("scx_exit_kind", "SCX_EXIT_ERROR") ?: 1024;
+}
+
+/* Sleep until the next report is due or a signal arrives. */
+static void wait_interval(const struct timespec *due)
+{
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, due, NULL);
+}
+
+static void summary(const struct run *run, const struct topology *t)
+{
+	struct stats_report r = {
+		.elapsed_s = elapsed_s(run),
+		.restarts = run->restarts,
+		.overloaded = "-",
+		.opts = &opts,
+	};
+	char text[4096];
+
+	stats_format(&run->done, "total", &r, text, sizeof(text));
+	printf("scx_push: ran %.1f s, %u restart%s\n%s", r.elapsed_s, run->restarts,
+	       run->restarts == 1 ? "" : "s", text);
+	write_json(&run->done, &r);
 }
 
 int main(int argc, char **argv)
 {
+	struct run run = { };
+	struct topology *topo;
 	struct scx_push *skel;
 	struct bpf_link *link;
+	struct timespec due;
 	char err[256];
+	bool failed;
 	u64 ecode;
 
 	switch (options_parse(&opts, argc, argv, err, sizeof(err))) {
@@ -157,30 +319,65 @@ int main(int argc, char **argv)
 	case OPTIONS_RUN:
 		break;
 	}
-	if (check_environment())
+	if (check_environment() || check_stats_json())
+		return 1;
+	topo = malloc(sizeof(*topo));
+	if (!topo)
 		return 1;
 
 	libbpf_set_print(libbpf_print_fn);
 	install_signals();
+	clock_gettime(CLOCK_MONOTONIC, &run.start);
 restart:
-	skel = open_scheduler();
+	/* Hotplug restarts the scheduler: the topology may have changed. */
+	if (topology_read(topo, opts.sysfs_root, err, sizeof(err))) {
+		fprintf(stderr, "scx_push: topology: %s\n", err);
+		return 1;
+	}
+	topology_print(topo, stdout);
+	skel = open_scheduler(topo);
 	if (!skel)
 		return 1;
 	if (load_scheduler(skel) || !(link = attach_scheduler(skel))) {
 		scx_push__destroy(skel);
 		return 1;
 	}
+	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s%s)\n",
+	       opts.slice_us, opts.pull ? "up to " : "off", opts.pull ?
+	       options_scope_name(opts.scope) : "", opts.push ? "on" : "off",
+	       options_scan_name(opts.scan), opts.partial ? ", SCHED_EXT tasks only" : "");
+	fflush(stdout);
 
-	while (!exit_req && !UEI_EXITED(skel, uei))
-		wait_interval();
+	clock_gettime(CLOCK_MONOTONIC, &due);
+	due.tv_sec += opts.interval_s;
+	while (!exit_req && !UEI_EXITED(skel, uei)) {
+		struct timespec now;
+
+		wait_interval(&due);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (report_req || now.tv_sec > due.tv_sec ||
+		    (now.tv_sec == due.tv_sec && now.tv_nsec >= due.tv_nsec)) {
+			report(skel, topo, &run);
+			report_req = 0;
+		}
+		while (now.tv_sec > due.tv_sec ||
+		       (now.tv_sec == due.tv_sec && now.tv_nsec >= due.tv_nsec))
+			due.tv_sec += opts.interval_s;
+	}
 
 	bpf_link__destroy(link);
+	report(skel, topo, &run);
+	run.done = run.last;
 	ecode = UEI_REPORT(skel, uei);
+	failed = skel->data->uei.kind >= exit_error_kind();
 	scx_push__destroy(skel);
 
 	if (UEI_ECODE_RESTART(ecode) && !exit_req) {
+		run.restarts++;
 		printf("scx_push: restarting as the kernel asked\n");
 		goto restart;
 	}
-	return 0;
+	summary(&run, topo);
+	free(topo);
+	return failed;
 }

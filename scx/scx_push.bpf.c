@@ -1,20 +1,65 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * scx_push: per-CPU queues balanced by push and pull.
+ * scx_push: per-CPU queues balanced by push and pull, with per-LLC masks of
+ * overloaded CPUs (the push-task and overloaded-mask RFCs for CFS, carried
+ * into sched_ext).
  *
- * Queues. Every CPU has its own DSQ (id = CPU number) holding the tasks that
- * wait for it, ordered by weighted virtual time. Only the task about to run
- * goes to a CPU's local DSQ; a wakeup that finds an idle CPU goes straight to
- * that CPU's local DSQ.
+ * Queues. Every CPU has its own DSQ (id = CPU number), its pushable list:
+ * the tasks waiting for it, ordered by weighted virtual time. Only the task
+ * about to run goes to a CPU's local DSQ, or a task goes straight to the local
+ * DSQ of an idle CPU that was claimed for it.
  *
- * Virtual time. A task is charged its run time scaled by 100 / weight. Each
- * CPU keeps its own clock (the largest vtime that started running there), so
- * a busy CPU's tasks are never measured against an idle CPU's clock; a task
- * that moves is rebased from its old CPU's clock to the new one. A waking
- * task's credit is capped at one slice. When the running task's slice ends
- * it keeps the CPU if its vtime is still ahead of the first waiting task.
+ * Virtual time. A task is charged its run time scaled by 100 / weight, so
+ * nice levels hold on a CPU. Each CPU keeps its own clock (the largest vtime
+ * that started there): a busy CPU's tasks are never measured against an idle
+ * CPU's clock, and a task that moves is rebased from the old CPU's clock to
+ * the new one. A waking task's credit is capped at one slice. When the
+ * running task's slice ends it keeps the CPU while its vtime is below that of
+ * the first waiting task.
  *
- * Limits: no wakeup preemption (a waiting task waits at most one slice).
+ * Wakeups (ops.select_cpu). The previous CPU if idle, else an idle CPU in its
+ * LLC, its node, anywhere allowed; with SMT, a wholly idle core first.
+ *
+ * Overloaded masks. Each LLC has a bpf_cpumask of its CPUs that have a
+ * movable task waiting behind the running one. ops.enqueue sets a CPU's bit
+ * when it queues a task there; whoever finds the DSQ empty clears it (the
+ * owner when it drains its queue, a puller that peeked, the timer). Bits are
+ * hints: a stale set bit costs one peek and is cleared; a bit lost to a race
+ * with a puller is set again by ops.tick on the busy owner.
+ *
+ * Pull (the newidle balance, ops.dispatch). A CPU runs its own queue first.
+ * If that is empty and the previous task is not runnable (the CPU is going
+ * idle), it walks the overloaded CPUs of its LLC starting after itself, then
+ * the other LLCs of its node, then the other nodes, where a task must have
+ * waited REMOTE_WAIT_NS first (crossing nodes only pays off for tasks that
+ * would otherwise wait). -P limits the levels. It takes one task and stops as
+ * soon as work arrives for it. --scan full walks every CPU instead of the
+ * masks; it exists to measure what the masks save.
+ *
+ * Push. A task queued behind a running one goes to an idle CPU it may use in
+ * the same LLC, else the same node: the CPU is claimed idle, the task is
+ * dispatched to its local DSQ and it is kicked. A CPU that leaves tasks
+ * waiting after it picked one, and the balance timer every TIMER_INTERVAL_NS,
+ * move waiting tasks to idle CPUs with scx_bpf_dispatch_from_dsq(). With push
+ * off, idle CPUs are only kicked so that they pull.
+ *
+ * Higher classes. ops.cpu_release re-enqueues the CPU's local tasks; they go
+ * to an idle CPU if there is one. Tasks still queued on a CPU held by an RT or
+ * DL task are moved to another CPU's queue by the timer, except tasks that
+ * can only run there (the ext deadline server has to serve those).
+ *
+ * Traps of 6.12 sched_ext handled here: a task is never dispatched to a CPU
+ * outside p->cpus_ptr, nor moved while migration is disabled (counting the
+ * migrate-disable that every BPF program entry holds on current); DSQ moves
+ * only from ops.dispatch and the timer, and the timer skips a round when it
+ * interrupted an sched_ext operation; built-in idle tracking stays on (no
+ * ops.update_idle); user DSQs are only used with vtime insertion; no
+ * cpu_online/offline, so hotplug makes the kernel ask the loader to restart.
+ *
+ * Limits: no wakeup preemption (a waiting task waits up to one slice); the
+ * vtime clocks are per CPU, so fairness between tasks that never share a CPU
+ * is left to balancing; a task pinned to a busy CPU waits for it; the timer
+ * period and the remote-pull wait are fixed.
  */
 #include <scx/common.bpf.h>
 #include "scx_push.h"
@@ -22,13 +67,59 @@
 
 char _license[] SEC("license") = "GPL";
 
+enum consts {
+	TIMER_INTERVAL_NS	= 10 * 1000 * 1000,
+	REMOTE_WAIT_NS		= 1000 * 1000,
+	MAX_MOVES		= 8,	/* tasks one CPU moves per push or rescue */
+	MAX_KICKS		= 4,	/* idle CPUs the timer kicks per busy CPU */
+};
+
+/* how far a search for a CPU goes, from near to far */
+enum level {
+	LEVEL_LLC,
+	LEVEL_NODE,
+	LEVEL_ALL,
+	NR_LEVELS,
+};
+
+/* tunables, set by the loader before load */
 const volatile u64 slice_ns = SCX_SLICE_DFL;
-const volatile u32 nr_cpus = 1;		/* nr_cpu_ids: highest possible CPU + 1 */
+const volatile u32 pull_scope = SCX_PUSH_SCOPE_ALL;
+const volatile u32 scan_mode = SCX_PUSH_SCAN_MASK;
+const volatile bool push_enabled = true;
+const volatile bool pull_enabled = true;
+
+/* topology, see loader/topology.h for the layout */
+const volatile bool smt_enabled;
+const volatile u32 nr_cpus = 1;		/* highest possible CPU + 1 */
+const volatile u32 nr_llcs = 1;
+const volatile u32 nr_nodes = 1;
+const volatile u32 cpu_llc[SCX_PUSH_MAX_CPUS];	/* SCX_PUSH_LLC_NONE if offline */
+const volatile u32 cpu_pos[SCX_PUSH_MAX_CPUS];
+const volatile u32 llc_cpus[SCX_PUSH_MAX_CPUS];
+const volatile u32 llc_first[SCX_PUSH_MAX_LLCS];
+const volatile u32 llc_nr[SCX_PUSH_MAX_LLCS];
+const volatile u32 llc_node[SCX_PUSH_MAX_LLCS];
+const volatile s32 node_id[SCX_PUSH_MAX_NODES];
+const volatile u32 node_first_llc[SCX_PUSH_MAX_NODES];
+const volatile u32 node_nr_llcs[SCX_PUSH_MAX_NODES];
+
+/* the overloaded masks as of the last timer run, for the loader */
+u64 overloaded_snap[SCX_PUSH_MAX_CPUS / 64];
 
 UEI_DEFINE(uei);
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SCX_PUSH_NR_STATS);
+	__type(key, u32);
+	__type(value, u64);
+} stats SEC(".maps");
+
 struct cpu_ctx {
-	u64	vclock;		/* vtime clock of this CPU's DSQ */
+	u64			vclock;		/* vtime clock of this CPU's DSQ */
+	bool			released;	/* taken by a higher class */
+	struct bpf_cpumask __kptr *tmp;		/* scratch, this CPU's callbacks only */
 };
 
 struct {
@@ -38,8 +129,32 @@ struct {
 	__type(value, struct cpu_ctx);
 } cpu_ctxs SEC(".maps");
 
+struct llc_ctx {
+	struct bpf_cpumask __kptr *cpus;
+	struct bpf_cpumask __kptr *overloaded;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SCX_PUSH_MAX_LLCS);
+	__type(key, u32);
+	__type(value, struct llc_ctx);
+} llc_ctxs SEC(".maps");
+
+struct node_ctx {
+	struct bpf_cpumask __kptr *cpus;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SCX_PUSH_MAX_NODES);
+	__type(key, u32);
+	__type(value, struct node_ctx);
+} node_ctxs SEC(".maps");
+
 struct task_ctx {
 	u64	started;	/* when it last started running or was charged */
+	u64	queued_at;	/* when it was last queued on a per-CPU DSQ */
 	s32	vtime_cpu;	/* the CPU whose clock its dsq_vtime follows */
 };
 
@@ -50,9 +165,50 @@ struct {
 	__type(value, struct task_ctx);
 } task_ctxs SEC(".maps");
 
+struct balance_timer {
+	struct bpf_timer	timer;
+	struct bpf_cpumask __kptr *tmp;		/* scratch of the timer callback */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct balance_timer);
+} balance_timer SEC(".maps");
+
+static void stat_add(u32 idx, u64 val)
+{
+	u64 *cnt = bpf_map_lookup_elem(&stats, &idx);
+
+	if (cnt)
+		*cnt += val;
+}
+
+static void stat_inc(u32 idx)
+{
+	stat_add(idx, 1);
+}
+
 static inline bool vtime_before(u64 a, u64 b)
 {
 	return (s64)(a - b) < 0;
+}
+
+/* Bound an index for the verifier; every topology index is below the max. */
+static inline u32 cpu_idx(u32 cpu)
+{
+	return cpu & (SCX_PUSH_MAX_CPUS - 1);
+}
+
+static inline u32 node_idx(u32 node)
+{
+	return node & (SCX_PUSH_MAX_NODES - 1);
+}
+
+static inline bool cpu_usable(s32 cpu)
+{
+	return cpu >= 0 && cpu < nr_cpus && cpu_llc[cpu_idx(cpu)] != SCX_PUSH_LLC_NONE;
 }
 
 static struct cpu_ctx *lookup_cpu_ctx(s32 cpu)
@@ -60,6 +216,11 @@ static struct cpu_ctx *lookup_cpu_ctx(s32 cpu)
 	u32 key = cpu;
 
 	return bpf_map_lookup_elem(&cpu_ctxs, &key);
+}
+
+static struct llc_ctx *lookup_llc_ctx(u32 llc)
+{
+	return bpf_map_lookup_elem(&llc_ctxs, &llc);
 }
 
 static struct task_ctx *lookup_task_ctx(struct task_struct *p)
@@ -71,12 +232,85 @@ static struct task_ctx *lookup_task_ctx(struct task_struct *p)
 	return tctx;
 }
 
+/* The scratch cpumask of the CPU running this callback. */
+static struct bpf_cpumask *this_tmp_mask(void)
+{
+	struct cpu_ctx *cctx = lookup_cpu_ctx(bpf_get_smp_processor_id());
+
+	return cctx ? cctx->tmp : NULL;
+}
+
 /*
- * Express @p's vtime on @cpu's clock and cap the credit of a task that slept
- * or waited at one slice. Reading another CPU's clock races with its updates;
+ * Whether @p cannot leave its CPU now. Every BPF program entry holds one
+ * migrate-disable on current, so for current only a second one counts.
+ */
+static bool task_pinned(const struct task_struct *p)
+{
+	u16 disabled;
+
+	if (p->nr_cpus_allowed == 1)
+		return true;
+	if (!bpf_core_field_exists(p->migration_disabled))
+		return false;
+	disabled = p->migration_disabled;
+	if (p == (void *)bpf_get_current_task_btf())
+		return disabled > 1;
+	return disabled;
+}
+
+/*
+ * Overloaded masks. The update and the DSQ state they describe are not
+ * atomic together; see the design comment for how they reconverge.
+ */
+static struct bpf_cpumask *overloaded_mask(s32 cpu)
+{
+	struct llc_ctx *lctx = lookup_llc_ctx(cpu_llc[cpu_idx(cpu)]);
+
+	return lctx ? lctx->overloaded : NULL;
+}
+
+static void mask_set(s32 cpu)
+{
+	struct bpf_cpumask *mask;
+
+	if (scan_mode != SCX_PUSH_SCAN_MASK || !(mask = overloaded_mask(cpu)))
+		return;
+	if (!bpf_cpumask_test_and_set_cpu(cpu, mask))
+		stat_inc(STAT_MASK_SET);
+}
+
+static void mask_clear(s32 cpu)
+{
+	struct bpf_cpumask *mask;
+
+	if (scan_mode != SCX_PUSH_SCAN_MASK || !(mask = overloaded_mask(cpu)))
+		return;
+	if (bpf_cpumask_test_and_clear_cpu(cpu, mask))
+		stat_inc(STAT_MASK_CLEAR);
+}
+
+static bool mask_test(s32 cpu)
+{
+	struct bpf_cpumask *mask = overloaded_mask(cpu);
+
+	return mask && bpf_cpumask_test_cpu(cpu, cast_mask(mask));
+}
+
+/* Clear @cpu's bit if its DSQ is empty; true if it was empty. */
+static bool mask_clear_if_empty(s32 cpu)
+{
+	if (scx_bpf_dsq_nr_queued(cpu) > 0)
+		return false;
+	mask_clear(cpu);
+	return true;
+}
+
+/*
+ * @p's vtime on @cpu's clock, with the credit of a task that slept or waited
+ * capped at one slice. Reading another CPU's clock races with its updates;
  * an error of one update only shifts the task within one slice.
  */
-static u64 task_vtime_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu)
+static u64 vtime_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu)
 {
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu), *octx;
 	u64 vtime = p->scx.dsq_vtime;
@@ -87,7 +321,6 @@ static u64 task_vtime_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu)
 		octx = lookup_cpu_ctx(tctx->vtime_cpu);
 		if (octx)
 			vtime = vtime - octx->vclock + cctx->vclock;
-		tctx->vtime_cpu = cpu;
 	}
 	if (vtime_before(vtime, cctx->vclock - slice_ns))
 		vtime = cctx->vclock - slice_ns;
@@ -103,7 +336,7 @@ static void charge(struct task_struct *p, struct task_ctx *tctx)
 	tctx->started = now;
 }
 
-/* The vtime of the first task waiting on @cpu's DSQ, false if none. */
+/* The vtime of the first task waiting on @cpu's DSQ; false if none. */
 static bool dsq_head_vtime(s32 cpu, u64 *vtime)
 {
 	struct task_struct *p;
@@ -116,8 +349,363 @@ static bool dsq_head_vtime(s32 cpu, u64 *vtime)
 }
 
 /*
+ * Whether the first task waiting on @cpu's DSQ may move and has waited at
+ * least @wait_ns; false if there is none.
+ */
+static bool dsq_head_movable(s32 cpu, u64 wait_ns)
+{
+	struct task_struct *p;
+	struct task_ctx *tctx;
+
+	bpf_for_each(scx_dsq, p, cpu, 0) {
+		if (task_pinned(p))
+			return false;
+		tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0);
+		return tctx && bpf_ktime_get_ns() - tctx->queued_at >= wait_ns;
+	}
+	return false;
+}
+
+/* The CPUs a search at @level around @cpu covers; NULL for LEVEL_ALL. */
+static const struct cpumask *level_span(s32 cpu, u32 level)
+{
+	u32 llc = cpu_llc[cpu_idx(cpu)];
+	struct node_ctx *nctx;
+	struct llc_ctx *lctx;
+	u32 node;
+
+	if (level == LEVEL_LLC) {
+		lctx = lookup_llc_ctx(llc);
+		return lctx ? cast_mask(lctx->cpus) : NULL;
+	}
+	node = llc_node[cpu_idx(llc)];
+	nctx = bpf_map_lookup_elem(&node_ctxs, &node);
+	return nctx ? cast_mask(nctx->cpus) : NULL;
+}
+
+/* Claim an idle CPU that @p may use at @level around @cpu. */
+static s32 pick_idle_at(struct task_struct *p, s32 cpu, u32 level,
+			struct bpf_cpumask *tmp, u64 flags)
+{
+	const struct cpumask *span;
+
+	if (level == LEVEL_ALL)
+		return scx_bpf_pick_idle_cpu(p->cpus_ptr, flags);
+	if (!tmp || !(span = level_span(cpu, level)))
+		return -ENOENT;
+	if (!bpf_cpumask_and(tmp, span, p->cpus_ptr))
+		return -EBUSY;
+	return scx_bpf_pick_idle_cpu(cast_mask(tmp), flags);
+}
+
+/*
+ * Claim an idle CPU that @p may use, nearest to @cpu first and no farther
+ * than @max_level; with SMT, a wholly idle core at any level comes first.
+ */
+static s32 pick_idle_near(struct task_struct *p, s32 cpu, u32 max_level,
+			  struct bpf_cpumask *tmp)
+{
+	u32 level;
+	s32 found;
+
+	if (smt_enabled) {
+		bpf_for(level, 0, max_level + 1) {
+			found = pick_idle_at(p, cpu, level, tmp, SCX_PICK_IDLE_CORE);
+			if (found >= 0)
+				return found;
+		}
+	}
+	bpf_for(level, 0, max_level + 1) {
+		found = pick_idle_at(p, cpu, level, tmp, 0);
+		if (found >= 0)
+			return found;
+	}
+	return -EBUSY;
+}
+
+/* The farthest level a pull, and the kicks that ask for one, may reach. */
+static u32 pull_max_level(void)
+{
+	switch (pull_scope) {
+	case SCX_PUSH_SCOPE_LLC:
+		return LEVEL_LLC;
+	case SCX_PUSH_SCOPE_NODE:
+		return LEVEL_NODE;
+	default:
+		return LEVEL_ALL;
+	}
+}
+
+/* Queue @p on @cpu's DSQ, behind the running task. */
+static void queue_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
+		     u64 enq_flags)
+{
+	u64 vtime = vtime_on(p, tctx, cpu);
+
+	tctx->vtime_cpu = cpu;
+	tctx->queued_at = bpf_ktime_get_ns();
+	dsq_insert_vtime(p, cpu, slice_ns, vtime, enq_flags);
+	stat_inc(STAT_QUEUED);
+	if (!task_pinned(p))
+		mask_set(cpu);
+}
+
+s32 BPF_STRUCT_OPS(push_select_cpu, struct task_struct *p, s32 prev_cpu,
+		   u64 wake_flags)
+{
+	bool prev_ok = bpf_cpumask_test_cpu(prev_cpu, p->cpus_ptr) &&
+		       cpu_usable(prev_cpu);
+	struct bpf_cpumask *tmp = this_tmp_mask();
+	const struct cpumask *idle_smt;
+	bool prev_core_idle = true;
+	s32 cpu;
+
+	if (prev_ok && smt_enabled) {
+		idle_smt = scx_bpf_get_idle_smtmask();
+		prev_core_idle = bpf_cpumask_test_cpu(prev_cpu, idle_smt);
+		scx_bpf_put_idle_cpumask(idle_smt);
+	}
+	if (prev_ok && prev_core_idle && scx_bpf_test_and_clear_cpu_idle(prev_cpu))
+		cpu = prev_cpu;
+	else if (prev_ok)
+		cpu = pick_idle_near(p, prev_cpu, LEVEL_ALL, tmp);
+	else
+		cpu = pick_idle_at(p, prev_cpu, LEVEL_ALL, tmp, 0);
+	if (cpu < 0)
+		return prev_cpu;
+
+	stat_inc(STAT_IDLE_DSP);
+	dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, 0);
+	return cpu;
+}
+
+/* Ask an idle CPU near @cpu to pull: with push off nothing else moves tasks. */
+static void kick_puller(struct task_struct *p, s32 cpu)
+{
+	u32 max_level = pull_max_level();
+	s32 idle;
+
+	if (max_level > LEVEL_NODE)
+		max_level = LEVEL_NODE;	/* farther pulls wait, the timer kicks */
+	idle = pick_idle_near(p, cpu, max_level, this_tmp_mask());
+	if (idle >= 0) {
+		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+		stat_inc(STAT_PULL_KICK);
+	}
+}
+
+void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
+{
+	s32 cpu = scx_bpf_task_cpu(p), idle;
+	struct task_ctx *tctx;
+
+	stat_inc(STAT_ENQ);
+	if (!(tctx = lookup_task_ctx(p)))
+		return;
+
+	/* Its CPU was taken by a higher class: anywhere idle is better. */
+	if (enq_flags & SCX_ENQ_REENQ) {
+		if (!task_pinned(p) &&
+		    (idle = pick_idle_near(p, cpu, LEVEL_ALL, this_tmp_mask())) >= 0) {
+			dsq_insert(p, SCX_DSQ_LOCAL_ON | idle, slice_ns, enq_flags);
+			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+			stat_inc(STAT_RESCUE);
+			return;
+		}
+		queue_on(p, tctx, cpu, enq_flags);
+		return;
+	}
+
+	if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
+		dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, enq_flags);
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+		stat_inc(STAT_DIRECT_DSP);
+		return;
+	}
+
+	/* @cpu is busy: push @p to an idle CPU of its LLC or node. */
+	if (push_enabled && !task_pinned(p)) {
+		stat_inc(STAT_PUSH_TRY);
+		idle = pick_idle_near(p, cpu, LEVEL_NODE, this_tmp_mask());
+		if (idle >= 0) {
+			dsq_insert(p, SCX_DSQ_LOCAL_ON | idle, slice_ns, enq_flags);
+			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+			stat_inc(STAT_PUSH_OK);
+			return;
+		}
+	}
+
+	queue_on(p, tctx, cpu, enq_flags);
+	if (pull_enabled && !push_enabled && !task_pinned(p))
+		kick_puller(p, cpu);
+}
+
+/*
+ * Move up to @max tasks waiting on @src's DSQ to idle CPUs of their LLC or
+ * node. Only from ops.dispatch() or the timer: scx_bpf_dispatch_from_dsq()
+ * is not allowed elsewhere.
+ */
+static void push_queued(s32 src, s32 max, struct bpf_cpumask *tmp)
+{
+	struct task_struct *p;
+	s32 idle, moved = 0;
+
+	bpf_for_each(scx_dsq, p, src, 0) {
+		if (moved >= max || moved >= MAX_MOVES)
+			break;
+		if (task_pinned(p))
+			continue;
+		idle = pick_idle_near(p, src, LEVEL_NODE, tmp);
+		if (idle < 0)
+			break;
+		if (dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL_ON | idle, 0)) {
+			moved++;
+			stat_inc(STAT_PUSH_MOVE);
+		}
+		/* claimed: wake it either way, so that it idles again or pulls */
+		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+	}
+	if (moved)
+		mask_clear_if_empty(src);
+}
+
+/* Work for @cpu arrived while it was pulling. */
+static bool work_arrived(s32 cpu)
+{
+	return scx_bpf_dsq_nr_queued(SCX_DSQ_LOCAL) > 0 ||
+	       scx_bpf_dsq_nr_queued(cpu) > 0;
+}
+
+enum pull_result {
+	PULL_NONE,
+	PULL_FOUND,
+	PULL_ABORT,
+};
+
+/*
+ * Pull one task from the DSQ of a busy CPU of LLC @llc into @cpu's local DSQ,
+ * looking at the CPUs in order from position @start. Counts the DSQs it
+ * examines in @scanned.
+ */
+static enum pull_result pull_from_llc(s32 cpu, u32 llc, u32 start, u32 level,
+				      u32 *scanned)
+{
+	struct bpf_cpumask *mask = NULL;
+	struct llc_ctx *lctx;
+	u32 first, nr, i;
+	s32 victim;
+
+	if (scan_mode == SCX_PUSH_SCAN_MASK) {
+		lctx = lookup_llc_ctx(llc);
+		if (!lctx || !(mask = lctx->overloaded) ||
+		    bpf_cpumask_empty(cast_mask(mask)))
+			return PULL_NONE;
+	}
+	first = llc_first[cpu_idx(llc)];
+	nr = llc_nr[cpu_idx(llc)];
+	bpf_for(i, 0, nr) {
+		victim = llc_cpus[cpu_idx(first + (start + i) % nr)];
+		if (victim == cpu)
+			continue;
+		if (mask && !bpf_cpumask_test_cpu(victim, cast_mask(mask)))
+			continue;
+		if (work_arrived(cpu))
+			return PULL_ABORT;
+		(*scanned)++;
+		if (scx_bpf_dsq_nr_queued(victim) <= 0) {
+			if (mask) {
+				stat_inc(STAT_MASK_STALE);
+				mask_clear(victim);
+			}
+			continue;
+		}
+		if (level == LEVEL_ALL && !dsq_head_movable(victim, REMOTE_WAIT_NS))
+			continue;
+		if (dsq_move_to_local(victim)) {
+			mask_clear_if_empty(victim);
+			return PULL_FOUND;
+		}
+	}
+	return PULL_NONE;
+}
+
+static const u32 pull_try_stat[NR_LEVELS] = {
+	[LEVEL_LLC]	= STAT_PULL_LLC_TRY,
+	[LEVEL_NODE]	= STAT_PULL_NODE_TRY,
+	[LEVEL_ALL]	= STAT_PULL_REMOTE_TRY,
+};
+
+static const u32 pull_ok_stat[NR_LEVELS] = {
+	[LEVEL_LLC]	= STAT_PULL_LLC,
+	[LEVEL_NODE]	= STAT_PULL_NODE,
+	[LEVEL_ALL]	= STAT_PULL_REMOTE,
+};
+
+/* The LLCs of one level around @cpu: its own, the rest of its node, the rest. */
+static enum pull_result pull_level(s32 cpu, u32 level, u32 *scanned)
+{
+	u32 llc = cpu_llc[cpu_idx(cpu)];
+	u32 node = llc_node[cpu_idx(llc)];
+	u32 first, nr, i, j, other, l;
+	enum pull_result res;
+
+	if (level == LEVEL_LLC)
+		return pull_from_llc(cpu, llc, cpu_pos[cpu_idx(cpu)] + 1, level, scanned);
+
+	if (level == LEVEL_NODE) {
+		first = node_first_llc[node_idx(node)];
+		nr = node_nr_llcs[node_idx(node)];
+		bpf_for(i, 1, nr) {
+			l = first + (llc - first + i) % nr;
+			res = pull_from_llc(cpu, l, cpu, level, scanned);
+			if (res != PULL_NONE)
+				return res;
+		}
+		return PULL_NONE;
+	}
+
+	bpf_for(i, 1, nr_nodes) {
+		other = node_idx((node + i) % nr_nodes);
+		first = node_first_llc[other];
+		nr = node_nr_llcs[other];
+		bpf_for(j, 0, nr) {
+			res = pull_from_llc(cpu, first + j, cpu, level, scanned);
+			if (res != PULL_NONE)
+				return res;
+		}
+	}
+	return PULL_NONE;
+}
+
+/* The newidle balance: pull one task, nearest busy CPUs first. */
+static enum pull_result pull(s32 cpu)
+{
+	enum pull_result res = PULL_NONE;
+	u64 started = bpf_ktime_get_ns();
+	u32 level, scanned = 0;
+
+	bpf_for(level, 0, pull_max_level() + 1) {
+		if (level >= NR_LEVELS)
+			break;
+		stat_inc(pull_try_stat[level]);
+		res = pull_level(cpu, level, &scanned);
+		if (res == PULL_FOUND)
+			stat_inc(pull_ok_stat[level]);
+		if (res != PULL_NONE)
+			break;
+	}
+	stat_add(STAT_PULL_SCAN, scanned);
+	if (res == PULL_FOUND)
+		stat_add(STAT_PULL_SCAN_OK, scanned);
+	else if (res == PULL_ABORT)
+		stat_inc(STAT_PULL_ABORT);
+	stat_add(STAT_PULL_NS, bpf_ktime_get_ns() - started);
+	return res;
+}
+
+/*
  * @prev used up its slice on @cpu and is still runnable: charge it and let it
- * go on if it is still ahead of every task waiting there.
+ * go on if no task waiting there is ahead of it.
  */
 static bool keep_prev(struct task_struct *prev, s32 cpu)
 {
@@ -128,69 +716,58 @@ static bool keep_prev(struct task_struct *prev, s32 cpu)
 	if (!tctx || !cctx)
 		return false;
 	charge(prev, tctx);
-	if (vtime_before(cctx->vclock, prev->scx.dsq_vtime))
-		cctx->vclock = prev->scx.dsq_vtime;
 	if (dsq_head_vtime(cpu, &head) && !vtime_before(prev->scx.dsq_vtime, head))
 		return false;
+	/*
+	 * It starts another slice: move the clock as a start does. Not for a
+	 * task that gives way, or the clock would run ahead of the waiting
+	 * tasks and vtime_on() would clamp them up to it.
+	 */
+	if (vtime_before(cctx->vclock, prev->scx.dsq_vtime))
+		cctx->vclock = prev->scx.dsq_vtime;
 	prev->scx.slice = slice_ns;
+	stat_inc(STAT_KEEP);
 	return true;
-}
-
-s32 BPF_STRUCT_OPS(push_select_cpu, struct task_struct *p, s32 prev_cpu,
-		   u64 wake_flags)
-{
-	s32 cpu = prev_cpu;
-
-	if (!bpf_cpumask_test_cpu(prev_cpu, p->cpus_ptr) ||
-	    !scx_bpf_test_and_clear_cpu_idle(prev_cpu))
-		cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
-	if (cpu < 0)
-		return prev_cpu;
-
-	dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, 0);
-	return cpu;
-}
-
-void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
-{
-	s32 cpu = scx_bpf_task_cpu(p);
-	struct task_ctx *tctx;
-
-	if (!(tctx = lookup_task_ctx(p)))
-		return;
-
-	if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
-		dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, enq_flags);
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
-		return;
-	}
-
-	dsq_insert_vtime(p, cpu, slice_ns, task_vtime_on(p, tctx, cpu),
-			 enq_flags);
 }
 
 void BPF_STRUCT_OPS(push_dispatch, s32 cpu, struct task_struct *prev)
 {
 	bool prev_runnable = prev && (prev->scx.flags & SCX_TASK_QUEUED);
-	s32 i;
+	s32 left;
 
 	if (scx_bpf_dsq_nr_queued(cpu) > 0) {
 		if (prev_runnable && keep_prev(prev, cpu))
 			return;
-		if (dsq_move_to_local(cpu))
+		if (dsq_move_to_local(cpu)) {
+			left = scx_bpf_dsq_nr_queued(cpu);
+			if (left <= 0)
+				mask_clear(cpu);
+			else if (push_enabled)
+				push_queued(cpu, left, this_tmp_mask());
 			return;
+		}
+	} else {
+		mask_clear(cpu);
 	}
+
+	/* Still runnable and nothing waits here: not idle, no pull. */
 	if (prev_runnable) {
-		prev->scx.slice = slice_ns;
+		keep_prev(prev, cpu);
 		return;
 	}
+	if (pull_enabled && pull(cpu) == PULL_ABORT &&
+	    scx_bpf_dsq_nr_queued(cpu) > 0)
+		dsq_move_to_local(cpu);
+}
 
-	bpf_for(i, 1, nr_cpus) {
-		s32 victim = (cpu + i) % nr_cpus;
+/* Repair a set bit lost to a race between a puller and an enqueue. */
+void BPF_STRUCT_OPS(push_tick, struct task_struct *p)
+{
+	s32 cpu = scx_bpf_task_cpu(p);
 
-		if (scx_bpf_dsq_nr_queued(victim) > 0 && dsq_move_to_local(victim))
-			return;
-	}
+	if (scan_mode == SCX_PUSH_SCAN_MASK && !mask_test(cpu) &&
+	    dsq_head_movable(cpu, 0))
+		mask_set(cpu);
 }
 
 void BPF_STRUCT_OPS(push_running, struct task_struct *p)
@@ -202,11 +779,9 @@ void BPF_STRUCT_OPS(push_running, struct task_struct *p)
 	if (!tctx || !cctx)
 		return;
 
-	p->scx.dsq_vtime = task_vtime_on(p, tctx, cpu);
-	/*
-	 * The clock only moves forward, as tasks start. Racing updates from
-	 * keep_prev() on this CPU are impossible: both run under its rq lock.
-	 */
+	p->scx.dsq_vtime = vtime_on(p, tctx, cpu);
+	tctx->vtime_cpu = cpu;
+	/* Only this CPU, under its rq lock, moves its clock. */
 	if (vtime_before(cctx->vclock, p->scx.dsq_vtime))
 		cctx->vclock = p->scx.dsq_vtime;
 	tctx->started = bpf_ktime_get_ns();
@@ -241,18 +816,292 @@ s32 BPF_STRUCT_OPS(push_init_task, struct task_struct *p,
 	return 0;
 }
 
-s32 BPF_STRUCT_OPS_SLEEPABLE(push_init)
+void BPF_STRUCT_OPS(push_cpu_release, s32 cpu, struct scx_cpu_release_args *args)
 {
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+
+	if (cctx)
+		cctx->released = true;
+	stat_add(STAT_REENQ, scx_bpf_reenqueue_local());
+}
+
+void BPF_STRUCT_OPS(push_cpu_acquire, s32 cpu, struct scx_cpu_acquire_args *args)
+{
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+
+	if (cctx)
+		cctx->released = false;
+}
+
+/* An allowed CPU for @p near @src that sched_ext still runs on, or -1. */
+static s32 pick_running_cpu(struct task_struct *p, s32 src)
+{
+	struct cpu_ctx *cctx;
+	u32 i, cpu;
+
+	bpf_for(i, 1, nr_cpus) {
+		cpu = (src + i) % nr_cpus;
+		if (!cpu_usable(cpu) || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+			continue;
+		cctx = lookup_cpu_ctx(cpu);
+		if (cctx && !cctx->released)
+			return cpu;
+	}
+	return -1;
+}
+
+/*
+ * @src is held by a higher class: move its waiting tasks to an idle CPU, or
+ * to the queue of a CPU sched_ext still runs on. Tasks pinned to @src stay.
+ */
+static void rescue_queued(s32 src, struct bpf_cpumask *tmp)
+{
+	struct task_struct *p;
+	struct task_ctx *tctx;
+	s32 dst, moved = 0;
+
+	bpf_for_each(scx_dsq, p, src, 0) {
+		if (moved >= MAX_MOVES)
+			break;
+		if (task_pinned(p) || !(tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0)))
+			continue;
+		dst = pick_idle_near(p, src, LEVEL_ALL, tmp);
+		if (dst >= 0) {
+			if (dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL_ON | dst, 0)) {
+				moved++;
+				stat_inc(STAT_RESCUE);
+			}
+			scx_bpf_kick_cpu(dst, SCX_KICK_IDLE);
+			continue;
+		}
+		dst = pick_running_cpu(p, src);
+		if (dst < 0)
+			continue;
+		dsq_move_set_vtime(BPF_FOR_EACH_ITER, vtime_on(p, tctx, dst));
+		if (dsq_move_vtime(BPF_FOR_EACH_ITER, p, dst, 0)) {
+			tctx->vtime_cpu = dst;
+			moved++;
+			stat_inc(STAT_RESCUE);
+			mask_set(dst);
+			scx_bpf_kick_cpu(dst, SCX_KICK_IDLE);
+		}
+	}
+	if (moved)
+		mask_clear_if_empty(src);
+}
+
+/* Copy the overloaded masks for the loader, one word at a time. */
+static void snapshot_masks(void)
+{
+	u32 word, bit, cpu;
+	u64 bits;
+
+	bpf_for(word, 0, (nr_cpus + 63) / 64) {
+		bits = 0;
+		bpf_for(bit, 0, 64) {
+			cpu = word * 64 + bit;
+			if (cpu >= nr_cpus)
+				break;
+			if (cpu_usable(cpu) && mask_test(cpu))
+				bits |= 1ULL << bit;
+		}
+		overloaded_snap[word & (SCX_PUSH_MAX_CPUS / 64 - 1)] = bits;
+	}
+}
+
+/*
+ * One CPU's share of the balance timer: clear a stale bit, wake an idle
+ * owner, rescue tasks from a CPU held by a higher class, push waiting tasks
+ * to idle CPUs and kick idle CPUs to pull the rest.
+ */
+static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
+{
+	s32 queued = scx_bpf_dsq_nr_queued(cpu), kicks, idle;
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+	struct task_struct *p;
+
+	if (queued <= 0) {
+		if (mask_test(cpu)) {
+			stat_inc(STAT_MASK_STALE);
+			mask_clear(cpu);
+		}
+		return;
+	}
+	if (cctx && cctx->released) {
+		rescue_queued(cpu, tmp);
+		return;
+	}
+	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	if (push_enabled)
+		push_queued(cpu, queued, tmp);
+	if (!pull_enabled || !dsq_head_movable(cpu, REMOTE_WAIT_NS))
+		return;
+
+	kicks = 0;
+	bpf_for_each(scx_dsq, p, cpu, 0) {
+		if (kicks >= MAX_KICKS)
+			break;
+		idle = pick_idle_near(p, cpu, pull_max_level(), tmp);
+		if (idle < 0)
+			break;
+		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
+		stat_inc(STAT_PULL_KICK);
+		kicks++;
+	}
+}
+
+static int balance_timerfn(void *map, int *key, struct balance_timer *bt)
+{
+	struct task_struct *current = (void *)bpf_get_current_task_btf();
+	s32 cpu;
+
+	/*
+	 * The timer can fire on top of an sched_ext operation that runs with
+	 * IRQs on (ops.init_task() at fork); DSQ moves are not allowed there
+	 * and would eject the scheduler. Skip this round.
+	 */
+	if (current->scx.kf_mask)
+		goto out;
+
+	stat_inc(STAT_TIMER);
+	bpf_rcu_read_lock();
+	if (scan_mode == SCX_PUSH_SCAN_MASK)
+		snapshot_masks();
+	bpf_for(cpu, 0, nr_cpus) {
+		if (cpu_usable(cpu))
+			balance_cpu(cpu, bt->tmp);
+	}
+	bpf_rcu_read_unlock();
+out:
+	bpf_timer_start(&bt->timer, TIMER_INTERVAL_NS, 0);
+	return 0;
+}
+
+void BPF_STRUCT_OPS(push_dump, struct scx_dump_ctx *dctx)
+{
+	u32 llc, i, cpu;
+
+	scx_bpf_dump("scx_push: slice_ns=%llu pull_scope=%u scan=%u push=%d pull=%d\n",
+		     slice_ns, pull_scope, scan_mode, push_enabled, pull_enabled);
+	bpf_for(llc, 0, nr_llcs) {
+		scx_bpf_dump("llc %u (node %d) overloaded:", llc,
+			     node_id[node_idx(llc_node[cpu_idx(llc)])]);
+		bpf_for(i, 0, llc_nr[cpu_idx(llc)]) {
+			cpu = llc_cpus[cpu_idx(llc_first[cpu_idx(llc)] + i)];
+			if (mask_test(cpu))
+				scx_bpf_dump(" %u", cpu);
+		}
+		scx_bpf_dump("\n");
+	}
+}
+
+void BPF_STRUCT_OPS(push_dump_cpu, struct scx_dump_ctx *dctx, s32 cpu, bool idle)
+{
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+	s32 queued = scx_bpf_dsq_nr_queued(cpu);
+
+	if (!cctx || (idle && queued <= 0))
+		return;
+	scx_bpf_dump("scx_push: dsq %d queued, overloaded=%d released=%d vclock=%llu",
+		     queued, mask_test(cpu), cctx->released, cctx->vclock);
+}
+
+/* A new cpumask with the CPUs llc_cpus[first .. first + nr - 1]. */
+static struct bpf_cpumask *make_mask(u32 first, u32 nr)
+{
+	struct bpf_cpumask *mask = bpf_cpumask_create();
+	u32 i;
+
+	if (!mask)
+		return NULL;
+	bpf_for(i, 0, nr)
+		bpf_cpumask_set_cpu(llc_cpus[cpu_idx(first + i)], mask);
+	return mask;
+}
+
+/* Store @mask in *@slot; returns -ENOMEM for a failed bpf_cpumask_create(). */
+static s32 store_mask(struct bpf_cpumask __kptr **slot, struct bpf_cpumask *mask)
+{
+	if (!mask)
+		return -ENOMEM;
+	mask = bpf_kptr_xchg(slot, mask);
+	if (mask)
+		bpf_cpumask_release(mask);
+	return 0;
+}
+
+static s32 init_cpus(void)
+{
+	struct cpu_ctx *cctx;
 	s32 cpu, ret;
 
 	bpf_for(cpu, 0, nr_cpus) {
-		ret = scx_bpf_create_dsq(cpu, -1);
+		if (!cpu_usable(cpu))
+			continue;
+		ret = scx_bpf_create_dsq(cpu, node_id[node_idx(llc_node[cpu_idx(cpu_llc[cpu_idx(cpu)])])]);
 		if (ret) {
 			scx_bpf_error("cannot create the DSQ of CPU %d (%d)", cpu, ret);
 			return ret;
 		}
+		if (!(cctx = lookup_cpu_ctx(cpu)) ||
+		    store_mask(&cctx->tmp, bpf_cpumask_create()))
+			return -ENOMEM;
 	}
 	return 0;
+}
+
+static s32 init_topology_masks(void)
+{
+	u32 llc, node, first_llc, last_llc;
+	struct node_ctx *nctx;
+	struct llc_ctx *lctx;
+
+	bpf_for(llc, 0, nr_llcs) {
+		if (!(lctx = lookup_llc_ctx(llc)) ||
+		    store_mask(&lctx->cpus, make_mask(llc_first[cpu_idx(llc)],
+						      llc_nr[cpu_idx(llc)])) ||
+		    store_mask(&lctx->overloaded, bpf_cpumask_create()))
+			return -ENOMEM;
+	}
+	/* A node's LLCs are consecutive, and so are their CPUs in llc_cpus[]. */
+	bpf_for(node, 0, nr_nodes) {
+		first_llc = node_first_llc[node_idx(node)];
+		last_llc = first_llc + node_nr_llcs[node_idx(node)] - 1;
+		nctx = bpf_map_lookup_elem(&node_ctxs, &node);
+		if (!nctx ||
+		    store_mask(&nctx->cpus,
+			       make_mask(llc_first[cpu_idx(first_llc)],
+					 llc_first[cpu_idx(last_llc)] +
+					 llc_nr[cpu_idx(last_llc)] -
+					 llc_first[cpu_idx(first_llc)])))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static s32 start_timer(void)
+{
+	struct balance_timer *bt;
+	u32 key = 0;
+
+	bt = bpf_map_lookup_elem(&balance_timer, &key);
+	if (!bt || store_mask(&bt->tmp, bpf_cpumask_create()))
+		return -ENOMEM;
+	bpf_timer_init(&bt->timer, &balance_timer, CLOCK_MONOTONIC);
+	bpf_timer_set_callback(&bt->timer, balance_timerfn);
+	return bpf_timer_start(&bt->timer, TIMER_INTERVAL_NS, 0);
+}
+
+s32 BPF_STRUCT_OPS_SLEEPABLE(push_init)
+{
+	s32 ret;
+
+	ret = init_cpus();
+	if (!ret)
+		ret = init_topology_masks();
+	if (!ret)
+		ret = start_timer();
+	return ret;
 }
 
 void BPF_STRUCT_OPS(push_exit, struct scx_exit_info *ei)
@@ -264,10 +1113,15 @@ SCX_OPS_DEFINE(push_ops,
 	       .select_cpu		= (void *)push_select_cpu,
 	       .enqueue			= (void *)push_enqueue,
 	       .dispatch		= (void *)push_dispatch,
+	       .tick			= (void *)push_tick,
 	       .running			= (void *)push_running,
 	       .stopping		= (void *)push_stopping,
 	       .enable			= (void *)push_enable,
+	       .cpu_acquire		= (void *)push_cpu_acquire,
+	       .cpu_release		= (void *)push_cpu_release,
 	       .init_task		= (void *)push_init_task,
+	       .dump			= (void *)push_dump,
+	       .dump_cpu		= (void *)push_dump_cpu,
 	       .init			= (void *)push_init,
 	       .exit			= (void *)push_exit,
 	       .name			= "scx_push");

@@ -44,6 +44,7 @@ enum scx_push_scan {
 	X(DIRECT_DSP,	direct_dsp,	QUEUE,	"enqueues dispatched to their own idle CPU") \
 	X(QUEUED,	queued,		QUEUE,	"tasks queued on a per-CPU pushable DSQ") \
 	X(KEEP,		keep,		QUEUE,	"dispatches that kept the previous task running") \
+	X(TIMER,	timer,		QUEUE,	"balance timer runs")		\
 	X(PUSH_TRY,	push_try,	PUSH,	"push attempts for a task queued behind a running one") \
 	X(PUSH_OK,	push_ok,	PUSH,	"tasks pushed to an idle CPU at enqueue") \
 	X(PUSH_MOVE,	push_move,	PUSH,	"queued tasks moved to an idle CPU by dispatch or the timer") \
@@ -62,8 +63,7 @@ enum scx_push_scan {
 	X(MASK_CLEAR,	mask_clear,	MASK,	"overloaded bits cleared")	\
 	X(MASK_STALE,	mask_stale,	MASK,	"peeks at a set bit of an empty DSQ") \
 	X(REENQ,	reenq,		RELEASE, "tasks re-enqueued by ops.cpu_release()") \
-	X(RESCUE,	rescue,		RELEASE, "tasks moved off a CPU taken by a higher class") \
-	X(TIMER,	timer,		RELEASE, "balance timer runs")
+	X(RESCUE,	rescue,		RELEASE, "tasks moved off a CPU taken by a higher class")
 
 enum scx_push_stat_group {
 #define SCX_PUSH_GROUP_ENUM(id, label) SCX_PUSH_GROUP_##id,

@@ -1,5 +1,7 @@
-# scx_push loads (state enabled, ops scx_push), runs CPU-bound and wakeup-heavy
-# work, and unloads cleanly on SIGINT (state disabled, no kernel error).
+# scx_push loads (state enabled, ops scx_push) with the guest's topology, runs
+# CPU-bound and wakeup-heavy work, dumps its state on SysRq-D (ops.dump and
+# ops.dump_cpu, read through the sched_ext_dump trace event), and unloads
+# cleanly on SIGINT (state disabled, counters reported, no kernel error).
 . ./lib.sh
 . ./scx_push.sh
 
@@ -9,7 +11,7 @@ scx_push_start
 
 burners=""
 for i in 1 2 3 4; do
-	timeout 3 sh -c 'while :; do :; done' &
+	burn -t 3 >/dev/null &
 	burners="$burners $!"
 done
 hackbench -g 2 -f 5 -l 20 >/tmp/hackbench.log 2>&1 || { cat /tmp/hackbench.log; fail "hackbench failed"; }
@@ -17,5 +19,21 @@ for p in $burners; do wait "$p"; done
 info "$(grep Time /tmp/hackbench.log)"
 expect_eq "state under load" "$(scx_state)" "enabled"
 
+event=/sys/kernel/tracing/events/sched_ext/sched_ext_dump/enable
+[ -w "$event" ] || fail "no sched_ext_dump trace event to read the dump from"
+echo 1 >"$event"
+echo >/sys/kernel/tracing/trace
+echo D >/proc/sysrq-trigger
+sleep 0.5
+echo 0 >"$event"
+grep -q "scx_push: slice_ns=20000000 pull_scope=2 scan=0 push=1 pull=1" /sys/kernel/tracing/trace ||
+	fail "SysRq-D dump lacks the scx_push header"
+grep -q "llc 3 (node 1) overloaded:" /sys/kernel/tracing/trace || fail "SysRq-D dump lacks the LLC masks"
+
 scx_push_stop
+grep -q "^topology: 8 CPUs online (0-7) of 8, 2 NUMA nodes, 4 LLCs" "$SCX_PUSH_LOG" ||
+	fail "topology: $(grep '^topology' "$SCX_PUSH_LOG")"
+grep -q "^  node 1: llc 2 \[4-5\] llc 3 \[6-7\]" "$SCX_PUSH_LOG" || fail "LLCs of node 1 not found"
+enq=$(sed -n 's/^total queue: enq=\([0-9]*\).*/\1/p' "$SCX_PUSH_LOG")
+[ "${enq:-0}" -gt 0 ] || fail "no enqueue counted (summary: $(grep '^total queue' "$SCX_PUSH_LOG"))"
 expect_clean_dmesg

@@ -1,0 +1,16 @@
+# Static helper programs of the guest tests (tests/guest/helpers/*.c), packed
+# into the initramfs next to scx_push.
+
+HELPERS_OUT  := $(BUILD)/helpers
+HELPERS_BINS := $(patsubst tests/guest/helpers/%.c,$(HELPERS_OUT)/%,\
+		$(wildcard tests/guest/helpers/*.c))
+
+GUEST_PROGS += $(HELPERS_BINS)
+initramfs: $(HELPERS_BINS)
+
+$(HELPERS_OUT):
+	$(Q)mkdir -p $@
+
+$(HELPERS_OUT)/%: tests/guest/helpers/%.c tests/guest/helpers/cpus.h | $(HELPERS_OUT)
+	$(call quiet_msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -static -o $@ $<

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of loader/options.c: defaults, every option, every rejection. */
+#include <string.h>
+
+#include "options.h"
+#include "scx_push.h"
+#include "unit.h"
+
+#define MAX_ARGS 16
+
+static struct options opts;
+static char err[256];
+
+/* Parse a space-separated command line ("" is an empty argument). */
+static enum options_status parse(const char *line)
+{
+	static char buf[512];
+	char *argv[MAX_ARGS] = { "scx_push" }, *tok;
+	int argc = 1;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (tok = strtok(buf, " "); tok && argc < MAX_ARGS - 1; tok = strtok(NULL, " "))
+		argv[argc++] = strcmp(tok, "''") ? tok : "";
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return options_parse(&opts, argc, argv, err, sizeof(err));
+}
+
+static void expect_invalid(const char *line, const char *msg)
+{
+	enum options_status st = parse(line);
+
+	CHECK(st == OPTIONS_INVALID && strstr(err, msg),
+	      "'%s' is rejected with '%s' (got '%s')", line, msg, err);
+}
+
+int main(void)
+{
+	CHECK(parse("") == OPTIONS_RUN, "no options");
+	CHECK(opts.slice_us == 20000 && opts.interval_s == 1 && opts.push && opts.pull &&
+	      !opts.partial && !opts.verbose && !opts.stats_json &&
+	      opts.scope == SCX_PUSH_SCOPE_ALL && opts.scan == SCX_PUSH_SCAN_MASK,
+	      "defaults: 20 ms slice, 1 s interval, push and pull up to all nodes, masks");
+
+	CHECK(parse("-s 500 -i 2 -P node --no-push --scan full --partial --stats-json /tmp/s.json -v")
+	      == OPTIONS_RUN, "every option at once");
+	CHECK(opts.slice_us == 500 && opts.interval_s == 2 && opts.scope == SCX_PUSH_SCOPE_NODE &&
+	      !opts.push && opts.pull && opts.scan == SCX_PUSH_SCAN_FULL && opts.partial &&
+	      opts.verbose && !strcmp(opts.stats_json, "/tmp/s.json"),
+	      "every option at once: values");
+	CHECK(parse("--slice=100 --interval=3600 --pull-scope=llc --no-pull") == OPTIONS_RUN &&
+	      opts.slice_us == 100 && opts.interval_s == 3600 &&
+	      opts.scope == SCX_PUSH_SCOPE_LLC && !opts.pull && opts.push,
+	      "long forms and the limits of the ranges");
+	CHECK(parse("-s 1000000") == OPTIONS_RUN && opts.slice_us == 1000000, "1 s slice");
+	CHECK(parse("--sysfs-root /tmp/fixture") == OPTIONS_RUN &&
+	      !strcmp(opts.sysfs_root, "/tmp/fixture"), "hidden --sysfs-root");
+	CHECK(parse("-h") == OPTIONS_HELP, "-h asks for help");
+	CHECK(parse("--help") == OPTIONS_HELP, "--help asks for help");
+
+	expect_invalid("-s 99", "-s: '99' is not a slice in microseconds from 100 to 1000000");
+	expect_invalid("-s 1000001", "'1000001' is not a slice");
+	expect_invalid("-s abc", "'abc' is not a slice");
+	expect_invalid("-s ''", "'' is not a slice");
+	expect_invalid("-s -5", "'-5' is not a slice");
+	expect_invalid("-s +5", "'+5' is not a slice");
+	expect_invalid("-s 500us", "'500us' is not a slice");
+	expect_invalid("-s 99999999999999999999999", "is not a slice");
+	expect_invalid("-i 0", "-i: '0' is not an interval in seconds from 1 to 3600");
+	expect_invalid("-i 3601", "'3601' is not an interval");
+	expect_invalid("-i 0.5", "'0.5' is not an interval");
+	expect_invalid("-P cpu", "-P: 'cpu' is not a pull scope (llc, node or all)");
+	expect_invalid("--scan some", "--scan: 'some' is not a scan mode (mask or full)");
+	expect_invalid("--stats-json ''", "--stats-json: empty file name");
+	expect_invalid("--bogus", "unknown option '--bogus'");
+	expect_invalid("-x", "unknown option '-x'");
+	expect_invalid("-vx", "unknown option '-x'");
+	expect_invalid("-s", "-s needs a value");
+	expect_invalid("--scan", "--scan needs a value");
+	expect_invalid("extra", "unexpected argument 'extra'");
+	return unit_done();
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of loader/topology.c: CPU lists, and topology_read() on the
+ * sysfs trees in tests/host/fixtures/ (argv[1]) plus a 96-CPU tree with SMT
+ * siblings that this test writes into a temporary directory.
+ *
+ * Each fixture is one case: normal (2 nodes x 2 LLCs x 2 CPUs), no-cache (no
+ * cache/ directories), missing-id (index3 without id), l3-across-nodes (one
+ * L3 reported over both nodes), one-cpu (one CPU, no node directory), offline
+ * (CPU 3 offline) and holes (possible CPUs 0-3,8-11 in nodes 0 and 2).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "topology.h"
+#include "unit.h"
+
+static const char *fixtures;
+static struct topology topo;
+
+static bool read_fixture(const char *name)
+{
+	char root[512], err[256] = "";
+	int ret;
+
+	snprintf(root, sizeof(root), "%s/%s", fixtures, name);
+	ret = topology_read(&topo, root, err, sizeof(err));
+	return CHECK(ret == 0, "%s: topology_read() succeeds %s", name, err);
+}
+
+/* The CPUs of LLC @llc as a list, e.g. "0-1". */
+static const char *llc_list(int llc)
+{
+	static char buf[256];
+	bool set[SCX_PUSH_MAX_CPUS] = { };
+
+	for (int i = 0; i < topo.llc_nr[llc]; i++)
+		set[topo.llc_cpus[topo.llc_first[llc] + i]] = true;
+	cpulist_format(set, SCX_PUSH_MAX_CPUS, buf, sizeof(buf));
+	return buf;
+}
+
+static void expect_shape(const char *name, int cpu_ids, int online, int nodes, int llcs)
+{
+	CHECK(topo.nr_cpu_ids == cpu_ids, "%s: nr_cpu_ids %d", name, cpu_ids);
+	CHECK(topo.nr_online == online, "%s: %d CPUs online", name, online);
+	CHECK(topo.nr_nodes == nodes, "%s: %d nodes", name, nodes);
+	CHECK(topo.nr_llcs == llcs, "%s: %d LLCs", name, llcs);
+}
+
+static void expect_llc(const char *name, int llc, const char *cpus, int node)
+{
+	CHECK(!strcmp(llc_list(llc), cpus), "%s: LLC %d is CPUs %s (got %s)", name, llc,
+	      cpus, llc_list(llc));
+	CHECK(topo.llc_node[llc] == node, "%s: LLC %d in node index %d", name, llc, node);
+}
+
+/* Every table agrees with every other: positions, node ranges, CPU -> LLC. */
+static void expect_consistent(const char *name)
+{
+	bool ok = true;
+	int l, i, n;
+
+	for (l = 0; l < topo.nr_llcs; l++) {
+		for (i = 0; i < topo.llc_nr[l]; i++) {
+			int cpu = topo.llc_cpus[topo.llc_first[l] + i];
+
+			ok &= topo.cpu_llc[cpu] == l && topo.cpu_pos[cpu] == i && topo.online[cpu];
+		}
+	}
+	for (n = 0; n < topo.nr_nodes; n++)
+		for (l = topo.node_first_llc[n]; l < topo.node_first_llc[n] + topo.node_nr_llcs[n]; l++)
+			ok &= topo.llc_node[l] == n;
+	for (i = 0; i < topo.nr_cpu_ids; i++)
+		ok &= (topo.cpu_llc[i] >= 0) == topo.online[i];
+	CHECK(ok, "%s: CPU, LLC and node tables agree", name);
+}
+
+static void test_cpulist(void)
+{
+	bool set[SCX_PUSH_MAX_CPUS];
+	char buf[64];
+
+	CHECK(cpulist_parse("0-3,8,10-11\n", set, SCX_PUSH_MAX_CPUS) == 12,
+	      "cpulist '0-3,8,10-11' ends at CPU 11");
+	cpulist_format(set, 12, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "0-3,8,10-11"), "cpulist round trip (got %s)", buf);
+	CHECK(cpulist_parse("", set, SCX_PUSH_MAX_CPUS) == 0, "empty cpulist");
+	cpulist_format(set, 12, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "none"), "empty cpulist formats as 'none'");
+	CHECK(cpulist_parse("3-1", set, SCX_PUSH_MAX_CPUS) < 0, "reversed range rejected");
+	CHECK(cpulist_parse("1,,2", set, SCX_PUSH_MAX_CPUS) < 0, "empty element rejected");
+	CHECK(cpulist_parse("x", set, SCX_PUSH_MAX_CPUS) < 0, "garbage rejected");
+	CHECK(cpulist_parse("0-2000", set, SCX_PUSH_MAX_CPUS) < 0, "CPU above the max rejected");
+}
+
+static void test_normal(void)
+{
+	if (!read_fixture("normal"))
+		return;
+	expect_shape("normal", 8, 8, 2, 4);
+	expect_llc("normal", 0, "0-1", 0);
+	expect_llc("normal", 1, "2-3", 0);
+	expect_llc("normal", 2, "4-5", 1);
+	expect_llc("normal", 3, "6-7", 1);
+	CHECK(topo.node_first_llc[1] == 2 && topo.node_nr_llcs[1] == 2, "normal: node 1 has LLCs 2-3");
+	CHECK(!topo.smt, "normal: smt/active 0 means no SMT");
+	CHECK(!topo.notes[0], "normal: nothing to note");
+	expect_consistent("normal");
+}
+
+static void test_no_cache(void)
+{
+	if (!read_fixture("no-cache"))
+		return;
+	expect_shape("no-cache", 8, 8, 2, 2);
+	expect_llc("no-cache", 0, "0-3", 0);
+	expect_llc("no-cache", 1, "4-7", 1);
+	CHECK(strstr(topo.notes, "no L3 id or shared_cpu_list for CPUs 0-7"),
+	      "no-cache: the missing L3 is noted");
+	expect_consistent("no-cache");
+}
+
+static void test_missing_id(void)
+{
+	if (!read_fixture("missing-id"))
+		return;
+	expect_shape("missing-id", 8, 8, 2, 4);
+	expect_llc("missing-id", 1, "2-3", 0);
+	expect_llc("missing-id", 2, "4-5", 1);
+	expect_consistent("missing-id");
+}
+
+static void test_l3_across_nodes(void)
+{
+	if (!read_fixture("l3-across-nodes"))
+		return;
+	expect_shape("l3-across-nodes", 8, 8, 2, 2);
+	expect_llc("l3-across-nodes", 0, "0-3", 0);
+	expect_llc("l3-across-nodes", 1, "4-7", 1);
+	CHECK(strstr(topo.notes, "spans NUMA nodes"), "l3-across-nodes: the split is noted");
+	expect_consistent("l3-across-nodes");
+}
+
+static void test_one_cpu(void)
+{
+	if (!read_fixture("one-cpu"))
+		return;
+	expect_shape("one-cpu", 1, 1, 1, 1);
+	expect_llc("one-cpu", 0, "0", 0);
+	CHECK(topo.node_id[0] == 0, "one-cpu: node 0");
+	CHECK(!strcmp(topo.notes, "no NUMA node information: one node\n"),
+	      "one-cpu: the missing node is noted, once");
+	expect_consistent("one-cpu");
+}
+
+static void test_offline(void)
+{
+	if (!read_fixture("offline"))
+		return;
+	expect_shape("offline", 8, 7, 2, 4);
+	expect_llc("offline", 1, "2", 0);
+	CHECK(topo.cpu_llc[3] == -1, "offline: CPU 3 has no LLC");
+	expect_consistent("offline");
+}
+
+static void test_holes(void)
+{
+	if (!read_fixture("holes"))
+		return;
+	expect_shape("holes", 12, 8, 2, 2);
+	expect_llc("holes", 0, "0-3", 0);
+	expect_llc("holes", 1, "8-11", 1);
+	CHECK(topo.node_id[0] == 0 && topo.node_id[1] == 2, "holes: nodes 0 and 2");
+	CHECK(topo.cpu_llc[5] == -1 && !topo.possible[5], "holes: CPU 5 does not exist");
+	expect_consistent("holes");
+}
+
+static int write_file(const char *root, const char *path, const char *text)
+{
+	char full[512], *slash;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", root, path);
+	for (slash = strchr(full + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(full, 0755) && errno != EEXIST)
+			return -1;
+		*slash = '/';
+	}
+	f = fopen(full, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%s\n", text);
+	return fclose(f);
+}
+
+/*
+ * 96 CPUs: 2 nodes x 6 LLCs x 8 CPUs, SMT siblings n and n + 48 (as x86
+ * numbers them), no smt/active file so SMT comes from thread_siblings_list.
+ */
+static void test_big(void)
+{
+	char root[] = "/tmp/scx_push_topo_XXXXXX", path[128], text[64];
+	int cpu, err = 0;
+
+	if (!CHECK(mkdtemp(root), "big: temporary directory"))
+		return;
+	err |= write_file(root, "devices/system/cpu/possible", "0-95");
+	err |= write_file(root, "devices/system/cpu/online", "0-95");
+	err |= write_file(root, "devices/system/node/node0/cpulist", "0-23,48-71");
+	err |= write_file(root, "devices/system/node/node1/cpulist", "24-47,72-95");
+	for (cpu = 0; cpu < 96; cpu++) {
+		int core = cpu % 48, llc = core / 4;
+
+		snprintf(path, sizeof(path), "devices/system/cpu/cpu%d/cache/index3/id", cpu);
+		snprintf(text, sizeof(text), "%d", llc);
+		err |= write_file(root, path, text);
+		snprintf(path, sizeof(path),
+			 "devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+		snprintf(text, sizeof(text), "%d,%d", core, core + 48);
+		err |= write_file(root, path, text);
+	}
+	if (!CHECK(!err, "big: fixture written") ||
+	    !CHECK(!topology_read(&topo, root, text, sizeof(text)), "big: topology_read() succeeds"))
+		goto out;
+	expect_shape("big", 96, 96, 2, 12);
+	expect_llc("big", 0, "0-3,48-51", 0);
+	expect_llc("big", 11, "44-47,92-95", 1);
+	CHECK(topo.node_first_llc[1] == 6 && topo.node_nr_llcs[1] == 6, "big: node 1 has LLCs 6-11");
+	CHECK(topo.cpu_pos[50] == 6, "big: CPU 50 is 7th in its LLC");
+	CHECK(topo.smt, "big: SMT found in thread_siblings_list");
+	expect_consistent("big");
+out:
+	snprintf(path, sizeof(path), "rm -rf %s", root);
+	CHECK(system(path) == 0, "big: temporary directory removed");
+}
+
+static void test_errors(void)
+{
+	char err[256] = "";
+
+	CHECK(topology_read(&topo, "/nonexistent", err, sizeof(err)) < 0 &&
+	      strstr(err, "cannot read /nonexistent/devices/system/cpu/possible"),
+	      "a missing sysfs is an error that names the file (got '%s')", err);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s FIXTURE_DIR\n", argv[0]);
+		return 2;
+	}
+	fixtures = argv[1];
+	test_cpulist();
+	test_normal();
+	test_no_cache();
+	test_missing_id();
+	test_l3_across_nodes();
+	test_one_cpu();
+	test_offline();
+	test_holes();
+	test_big();
+	test_errors();
+	return unit_done();
+}
