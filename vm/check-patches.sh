@@ -6,8 +6,9 @@
 # checkpatch's FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires on
 # every new file; the files the series adds are under directories that
 # MAINTAINERS already covers (tools/testing/selftests/sched_ext), so it is
-# ignored. The prefix builds use their own build directories (variants
-# check and noext), so the guest kernel build is not touched.
+# ignored. The prefix builds use a worktree of the kernel tree (check-src) and
+# build directories of their own (variants check and noext), so the guest
+# kernel's tree and build are not touched.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -33,8 +34,8 @@ build_prefixes() {
 	local n=$1 i variant bad=0
 	for ((i = 1; i <= n; i++)); do
 		for variant in check noext; do
-			if SERIES_PREFIX=$i KERNEL_VARIANT=$variant KERNEL_TARGETS=kernel/sched/ \
-				"$SCX_PUSH_ROOT/vm/kernel.sh" >/dev/null; then
+			if KERNEL_TREE=check-src SERIES_PREFIX=$i KERNEL_VARIANT=$variant \
+				KERNEL_TARGETS=kernel/sched/ "$SCX_PUSH_ROOT/vm/kernel.sh" >/dev/null; then
 				echo "ok build patches 1-$i $variant"
 			else
 				echo "not ok build patches 1-$i $variant"
@@ -55,8 +56,6 @@ main() {
 	[[ -d "$src/.git" ]] || "$SCX_PUSH_ROOT/vm/kernel.sh" >/dev/null
 	run_checkpatch "$src" "${patches[@]}" || rc=1
 	build_prefixes "${#patches[@]}" || rc=1
-	# Leave the tree with the whole series applied, as the guest kernel wants.
-	"$SCX_PUSH_ROOT/vm/kernel.sh" >/dev/null
 	[[ $rc -eq 0 ]] && echo "check-patches: all passed" || echo "check-patches: FAILED"
 	return $rc
 }

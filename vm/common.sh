@@ -31,7 +31,10 @@ linux_dir() {
 }
 
 kernel_build_dir() { printf '%s/build-%s\n' "$(linux_dir)" "${1:-$KERNEL_VARIANT}"; }
-kernel_src_dir() { printf '%s/src\n' "$(linux_dir)"; }
+# KERNEL_TREE=src is the guest kernel's tree; check-patches uses a git
+# worktree of it (check-src) so that its prefix builds never touch it.
+KERNEL_TREE=${KERNEL_TREE:-src}
+kernel_src_dir() { printf '%s/%s\n' "$(linux_dir)" "$KERNEL_TREE"; }
 
 # Run a command while holding the machine lock: kernel builds and guest boots
 # need both cores, so concurrent ones (two checkouts, a helper session) queue.

@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
 	# kernel build
 	linux-source-6.12 build-essential flex bison bc cpio xz-utils kmod
-	libelf-dev libssl-dev dwarves ccache python3 python3-ply rsync file
+	libelf-dev libssl-dev dwarves ccache python3 python3-ply python3-git rsync file
 	# BPF: clang 19 for sched_ext headers; libbpf/bpftool build deps
 	clang-19 llvm-19 zlib1g-dev libzstd-dev libcap-dev pkg-config
 	# guest: QEMU, busybox, workloads

@@ -12,8 +12,9 @@
 # only the files the series touches. Prints the build directory on stdout.
 #
 # Variants: default (vm/kernel.config), check (the same config in its own
-# build directory, for check-patches), noext (without SCHED_CLASS_EXT, for
-# check-patches), debug (adds vm/kernel-debug.config).
+# build directory, for check-patches), and NAME for vm/kernel-NAME.config
+# merged on top: noext (without SCHED_CLASS_EXT, for check-patches),
+# textpoke (runtime code patching, to measure the TCG flake).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -51,21 +52,30 @@ series_patches() {
 	done <"$SERIES"
 }
 
+# The stamps of a tree live in its git directory (a worktree has its own).
+tree_stamp() { printf '%s/scx-push-%s\n' "$(git -C "$(kernel_src_dir)" rev-parse --absolute-git-dir)" "$1"; }
+
 extract_source() {
-	local src
+	local main="$(linux_dir)/src" src
 	src=$(kernel_src_dir)
-	[[ -f "$src/.git/scx-push-extracted" ]] && return 0
-	[[ -r "$LINUX_SOURCE_TARBALL" ]] || die "$LINUX_SOURCE_TARBALL missing (run: make deps)"
-	msg "extracting $LINUX_SOURCE_TARBALL"
-	rm -rf "$src"
-	mkdir -p "$src"
-	tar -xJf "$LINUX_SOURCE_TARBALL" -C "$src" --strip-components=1
-	msg "recording the pristine tree in git"
-	git -C "$src" init -q
-	git -C "$src" add -A -f
-	git "${GIT_ID[@]}" -C "$src" commit -q -m "Debian $LINUX_SOURCE_PKG $(linux_source_version)"
-	git -C "$src" tag base
-	touch "$src/.git/scx-push-extracted"
+	if [[ ! -f "$main/.git/scx-push-extracted" ]]; then
+		[[ -r "$LINUX_SOURCE_TARBALL" ]] || die "$LINUX_SOURCE_TARBALL missing (run: make deps)"
+		msg "extracting $LINUX_SOURCE_TARBALL"
+		rm -rf "$main"
+		mkdir -p "$main"
+		tar -xJf "$LINUX_SOURCE_TARBALL" -C "$main" --strip-components=1
+		msg "recording the pristine tree in git"
+		git -C "$main" init -q
+		git -C "$main" add -A -f
+		git "${GIT_ID[@]}" -C "$main" commit -q -m "Debian $LINUX_SOURCE_PKG $(linux_source_version)"
+		git -C "$main" tag base
+		touch "$main/.git/scx-push-extracted"
+	fi
+	if [[ "$src" != "$main" && ! -e "$src/.git" ]]; then
+		msg "adding the worktree $KERNEL_TREE"
+		git -C "$main" worktree prune
+		git -C "$main" worktree add -q -f --detach "$src" base
+	fi
 }
 
 # Check out base + the series. Files a previous series touched are restored by
@@ -78,7 +88,7 @@ apply_series() {
 	mapfile -t patches < <(printf '%s' "${list:+$list$'\n'}")
 	key=$( { echo "${#patches[@]}"; [[ ${#patches[@]} -eq 0 ]] || cat "${patches[@]}"; } |
 		sha256sum | cut -c1-16)
-	stamp="$src/.git/scx-push-series"
+	stamp=$(tree_stamp series)
 	if [[ -f "$stamp" && "$(cat "$stamp")" == "$key" ]] &&
 		git -C "$src" diff --quiet HEAD; then
 		return 0
@@ -86,7 +96,7 @@ apply_series() {
 	msg "applying ${#patches[@]} patch(es) from ${SERIES#"$SCX_PUSH_ROOT"/}"
 	rm -f "$stamp"
 	git -C "$src" am --abort >/dev/null 2>&1 || true
-	git "${GIT_ID[@]}" -C "$src" checkout -q -f -B series base
+	git "${GIT_ID[@]}" -C "$src" checkout -q -f -B "series-$KERNEL_TREE" base
 	git -C "$src" clean -q -fdx
 	for p in "${patches[@]}"; do
 		if ! git "${GIT_ID[@]}" -C "$src" am -q --whitespace=nowarn "$p" >&2; then
@@ -97,35 +107,43 @@ apply_series() {
 	echo "$key" >"$stamp"
 }
 
+# vm/kernel.config, then vm/kernel-$KERNEL_VARIANT.config for any variant
+# but default and check (the same config in another build directory).
 fragments() {
+	local extra="$SCX_PUSH_ROOT/vm/kernel-$KERNEL_VARIANT.config"
 	echo "$SCX_PUSH_ROOT/vm/kernel.config"
 	case "$KERNEL_VARIANT" in
 	default | check) ;;
-	noext) echo "$SCX_PUSH_ROOT/vm/kernel-noext.config" ;;
-	debug) echo "$SCX_PUSH_ROOT/vm/kernel-debug.config" ;;
-	*) die "unknown KERNEL_VARIANT '$KERNEL_VARIANT' (default, check, noext, debug)" ;;
+	*)
+		[[ -f "$extra" ]] || die "unknown KERNEL_VARIANT '$KERNEL_VARIANT': no ${extra#"$SCX_PUSH_ROOT"/}"
+		echo "$extra"
+		;;
 	esac
 }
 
-# Every CONFIG_ line of the fragments must hold in the final .config.
+# Every setting of the fragments (the last one of a symbol wins, as in
+# merge_config.sh) must hold in the final .config.
 verify_config() {
-	local config=$1 frag line sym want bad=0
-	while IFS= read -r frag; do
-		while IFS= read -r line; do
-			case "$line" in
-			CONFIG_*=*) sym=${line%%=*}; want=$line ;;
-			"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; want=$line ;;
-			*) continue ;;
-			esac
-			if [[ "$want" == *"=n" || "$want" == "# "* ]]; then
-				grep -q "^$sym=" "$config" || continue
-			elif grep -qx "$want" "$config"; then
-				continue
-			fi
-			msg "config: wanted '$want', got '$(grep -E "^(# )?$sym[= ]" "$config" || echo "$sym absent")'"
-			bad=1
-		done <"$frag"
-	done < <(fragments)
+	local config=$1 line sym want bad=0
+	local -A wanted=()
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) sym=${line%%=*} ;;
+		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *} ;;
+		*) continue ;;
+		esac
+		wanted[$sym]=$line
+	done < <(fragments | xargs cat)
+	for sym in "${!wanted[@]}"; do
+		want=${wanted[$sym]}
+		if [[ "$want" == *"=n" || "$want" == "# "* ]]; then
+			grep -q "^$sym=" "$config" || continue
+		elif grep -qx "$want" "$config"; then
+			continue
+		fi
+		msg "config: wanted '$want', got '$(grep -E "^(# )?$sym[= ]" "$config" || echo "$sym absent")'"
+		bad=1
+	done
 	[[ $bad -eq 0 ]] || die "the config fragment did not apply; fix vm/kernel*.config"
 }
 
@@ -136,7 +154,7 @@ configure() {
 	src=$(kernel_src_dir)
 	out=$(kernel_build_dir)
 	mapfile -t frags < <(fragments)
-	key=$( { echo "$KERNEL_VARIANT"; cat "$src/.git/scx-push-series" "${frags[@]}"; } |
+	key=$( { echo "$KERNEL_VARIANT $src"; cat "$(tree_stamp series)" "${frags[@]}"; } |
 		sha256sum | cut -c1-16)
 	stamp="$out/.scx-push-config"
 	[[ -f "$stamp" && "$(cat "$stamp")" == "$key" && -f "$out/.config" ]] && return 0
@@ -163,7 +181,7 @@ compile() {
 	src=$(kernel_src_dir)
 	out=$(kernel_build_dir)
 	[[ "$KERNEL_TARGETS" == "bzImage vmlinux" ]] && full=1
-	key=$(cat "$src/.git/scx-push-series" "$out/.scx-push-config" | sha256sum | cut -c1-16)
+	key=$(cat "$(tree_stamp series)" "$out/.scx-push-config" | sha256sum | cut -c1-16)
 	stamp="$out/.scx-push-built"
 	if [[ $full -eq 1 && -f "$stamp" && "$(cat "$stamp")" == "$key" &&
 		-f "$out/vmlinux" && -f "$out/arch/x86/boot/bzImage" ]]; then
@@ -182,6 +200,13 @@ compile() {
 	[[ $full -eq 0 ]] || echo "$key" >"$stamp"
 }
 
+build() {
+	extract_source
+	apply_series
+	configure
+	compile
+}
+
 main() {
 	case "${1:-}" in
 	-h | --help) usage; return 0 ;;
@@ -190,10 +215,7 @@ main() {
 	"") ;;
 	*) usage >&2; return 1 ;;
 	esac
-	with_machine_lock extract_source
-	with_machine_lock apply_series
-	with_machine_lock configure
-	with_machine_lock compile
+	with_machine_lock build
 	kernel_build_dir
 }
 
