@@ -29,6 +29,9 @@ GUEST_PROGS = $(SCX_BIN)/scx_simple /usr/bin/hackbench
 # test helpers (the loader and helpers are added to GUEST_PROGS).
 include scx/scx.mk loader/loader.mk tests/host/unit.mk tests/guest/helpers/helpers.mk
 
+# The benchmarks: workload programs for the initramfs, `bench`, `bench-quick`.
+include bench/bench.mk
+
 # The tree's sched_ext selftests (with rt_stall and total_bw from our series),
 # built against our vmlinux; the runner is scx_selftests in the guest.
 SELFTESTS_OUT := $(BUILD)/selftests

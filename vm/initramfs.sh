@@ -5,8 +5,9 @@
 #   usage: initramfs.sh OUT.cpio [PROGRAM...]
 #
 # Programs land in /usr/local/bin; their libraries keep their host paths. The
-# repository's tests/ directory is copied to /scx-push/tests. The archive is an
-# uncompressed newc cpio (unpacking gzip under TCG costs more than it saves).
+# repository's tests/ directory is copied to /scx-push/tests, bench/guest/ to
+# /scx-push/bench. The archive is an uncompressed newc cpio (unpacking gzip
+# under TCG costs more than it saves).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -44,6 +45,7 @@ install_base() {
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	mkdir -p "$root/scx-push"
 	cp -r "$SCX_PUSH_ROOT/tests" "$root/scx-push/tests"
+	cp -r "$SCX_PUSH_ROOT/bench/guest" "$root/scx-push/bench"
 }
 
 main() {

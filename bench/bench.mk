@@ -1,0 +1,27 @@
+# Benchmarks: CFS/EEVDF vs scx_push (and its ablations) vs scx_simple, in one
+# guest boot (bench/run). Included from the top Makefile: adds the workload
+# programs to the guest initramfs and the bench targets. bench/guest/ itself
+# is copied to /scx-push/bench by vm/initramfs.sh.
+
+BENCH_OUT     := $(BUILD)/bench
+BENCH_OVERSUB := $(BENCH_OUT)/oversub
+# Extra bench/run arguments, e.g. BENCH_ARGS="--reps 3 --configs 'eevdf push'".
+BENCH_ARGS    ?=
+
+# hackbench is already there (the tests use it); burn comes from the tests.
+GUEST_PROGS += /usr/bin/cyclictest /usr/bin/perf $(BENCH_OVERSUB)
+initramfs: $(BENCH_OVERSUB)
+
+.PHONY: bench bench-quick
+bench: initramfs ## CFS vs scx_push vs scx_simple: 5 interleaved reps, report + plot
+	$(Q)bench/run $(BENCH_ARGS)
+
+bench-quick: initramfs ## the same comparison, 1 rep, small sizes (< 10 min)
+	$(Q)bench/run --quick $(BENCH_ARGS)
+
+$(BENCH_OUT):
+	$(Q)mkdir -p $@
+
+$(BENCH_OVERSUB): bench/oversub.c tests/guest/helpers/cpus.h | $(BENCH_OUT)
+	$(call quiet_msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -static -Itests/guest/helpers -o $@ $<

@@ -1,0 +1,121 @@
+# Benchmark configurations: which scheduler runs, how it is loaded and
+# unloaded, and the counter snapshots taken around each workload (busybox sh,
+# sourced by bench.sh).
+#
+# A configuration is a name: eevdf (no BPF scheduler: CFS/EEVDF), simple (the
+# tree's scx_simple), push (scx_push with its defaults) and the scx_push
+# ablations push-nopush, push-nopull, push-scanfull, push-llc. scx_push runs
+# with -i 3600 so that it prints nothing during a run; its counters are read
+# on demand with SIGUSR1, which rewrites its --stats-json file.
+
+SCX_STATE=/sys/kernel/sched_ext/state
+SCX_OPS=/sys/kernel/sched_ext/root/ops
+SCHED_LOG=/tmp/sched.log
+SCHED_JSON=/tmp/sched.json
+SCHED_PID=
+LOAD_TIMEOUT_S=${LOAD_TIMEOUT_S:-60}
+
+ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-scanfull push-llc"
+
+# config_args NAME: the scheduler command line of a configuration.
+config_args() {
+	case $1 in
+	eevdf) echo "" ;;
+	simple) echo "scx_simple" ;;
+	push) echo "scx_push" ;;
+	push-nopush) echo "scx_push --no-push" ;;
+	push-nopull) echo "scx_push --no-pull" ;;
+	push-scanfull) echo "scx_push --scan full" ;;
+	push-llc) echo "scx_push -P llc" ;;
+	*) return 1 ;;
+	esac
+}
+
+# config_ops NAME: what /sys/kernel/sched_ext/root/ops says once it is loaded.
+config_ops() {
+	case $1 in
+	simple) echo "simple" ;;
+	push*) echo "scx_push" ;;
+	esac
+}
+
+is_scx_push() { case $1 in push*) return 0 ;; esac; return 1; }
+
+scx_state() { cat "$SCX_STATE" 2>/dev/null || echo absent; }
+
+# wait_state STATE TIMEOUT_S: poll the sched_ext state every 100 ms.
+wait_state() {
+	local tries=$(($2 * 10))
+	while [ "$(scx_state)" != "$1" ]; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# sched_start NAME: load the configuration's scheduler and wait until it
+# schedules; prints why on failure.
+sched_start() {
+	local args
+	args=$(config_args "$1")
+	[ "$(scx_state)" = disabled ] || { echo "state is $(scx_state) before loading"; return 1; }
+	SCHED_PID=
+	[ -n "$args" ] || return 0
+	rm -f "$SCHED_JSON"
+	if is_scx_push "$1"; then
+		args="$args -i 3600 --stats-json $SCHED_JSON"
+	fi
+	# shellcheck disable=SC2086 # the arguments are words
+	$args >"$SCHED_LOG" 2>&1 &
+	SCHED_PID=$!
+	if ! wait_state enabled "$LOAD_TIMEOUT_S"; then
+		echo "$args: state $(scx_state) after ${LOAD_TIMEOUT_S}s: $(tail -n 3 "$SCHED_LOG")"
+		sched_stop >/dev/null
+		return 1
+	fi
+	[ "$(cat "$SCX_OPS")" = "$(config_ops "$1")" ] ||
+		{ echo "ops is '$(cat "$SCX_OPS")' after loading $args"; return 1; }
+}
+
+# sched_alive: the configuration's scheduler (if any) is still the one
+# scheduling; a BPF scheduler ejected mid-run leaves the tasks on CFS.
+sched_alive() {
+	[ -z "$SCHED_PID" ] && return 0
+	kill -0 "$SCHED_PID" 2>/dev/null && [ "$(scx_state)" = enabled ]
+}
+
+# sched_stop: SIGINT the scheduler, wait for the state to go back to disabled.
+sched_stop() {
+	[ -n "$SCHED_PID" ] || return 0
+	kill -INT "$SCHED_PID" 2>/dev/null
+	wait "$SCHED_PID"
+	SCHED_PID=
+	wait_state disabled 20 || { echo "state $(scx_state) after unloading"; return 1; }
+}
+
+# json_elapsed: the elapsed_s of the last --stats-json write, "" if none.
+json_elapsed() {
+	sed -n 's/^ *"elapsed_s": \([0-9.]*\).*/\1/p' "$SCHED_JSON" 2>/dev/null
+}
+
+# scx_push_snapshot FILE: ask scx_push for its totals (SIGUSR1) and copy the
+# JSON file once it was rewritten (its elapsed_s changes).
+scx_push_snapshot() {
+	local before tries=100
+	before=$(json_elapsed)
+	kill -USR1 "$SCHED_PID" 2>/dev/null || return 1
+	while [ "$(json_elapsed)" = "$before" ]; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.05
+	done
+	cp "$SCHED_JSON" "$1"
+}
+
+# snapshot CONFIG PREFIX: /proc/schedstat (load_balance counts per domain) and,
+# under scx_push, its counters, as PREFIX.schedstat and PREFIX.json.
+snapshot() {
+	cat /proc/schedstat >"$2.schedstat"
+	is_scx_push "$1" || return 0
+	scx_push_snapshot "$2.json" || echo "no scx_push counters for $2" >&2
+}
