@@ -201,11 +201,11 @@ static struct bpf_link *attach_scheduler(struct scx_push *skel)
 static void read_stats(struct scx_push *skel, struct stats *s)
 {
 	int nr_cpus = libbpf_num_possible_cpus();
-	unsigned long long vals[nr_cpus];
+	unsigned long long vals[nr_cpus > 0 ? nr_cpus : 1];
 	__u32 idx;
 
 	memset(s, 0, sizeof(*s));
-	for (idx = 0; idx < SCX_PUSH_NR_STATS; idx++) {
+	for (idx = 0; nr_cpus > 0 && idx < SCX_PUSH_NR_STATS; idx++) {
 		if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.stats), &idx, vals))
 			continue;
 		for (int cpu = 0; cpu < nr_cpus; cpu++)
@@ -338,7 +338,8 @@ restart:
 	skel = open_scheduler(topo);
 	if (!skel)
 		return 1;
-	if (load_scheduler(skel) || !(link = attach_scheduler(skel))) {
+	link = load_scheduler(skel) ? NULL : attach_scheduler(skel);
+	if (!link) {
 		scx_push__destroy(skel);
 		return 1;
 	}

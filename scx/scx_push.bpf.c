@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+// SPDX-License-Identifier: GPL-2.0
 /*
  * scx_push: per-CPU queues balanced by push and pull, with per-LLC masks of
  * overloaded CPUs (the push-task and overloaded-mask RFCs for CFS, carried
@@ -273,7 +273,10 @@ static void mask_set(s32 cpu)
 {
 	struct bpf_cpumask *mask;
 
-	if (scan_mode != SCX_PUSH_SCAN_MASK || !(mask = overloaded_mask(cpu)))
+	if (scan_mode != SCX_PUSH_SCAN_MASK)
+		return;
+	mask = overloaded_mask(cpu);
+	if (!mask)
 		return;
 	if (!bpf_cpumask_test_and_set_cpu(cpu, mask))
 		stat_inc(STAT_MASK_SET);
@@ -283,7 +286,10 @@ static void mask_clear(s32 cpu)
 {
 	struct bpf_cpumask *mask;
 
-	if (scan_mode != SCX_PUSH_SCAN_MASK || !(mask = overloaded_mask(cpu)))
+	if (scan_mode != SCX_PUSH_SCAN_MASK)
+		return;
+	mask = overloaded_mask(cpu);
+	if (!mask)
 		return;
 	if (bpf_cpumask_test_and_clear_cpu(cpu, mask))
 		stat_inc(STAT_MASK_CLEAR);
@@ -391,7 +397,8 @@ static s32 pick_idle_at(struct task_struct *p, s32 cpu, u32 level,
 
 	if (level == LEVEL_ALL)
 		return scx_bpf_pick_idle_cpu(p->cpus_ptr, flags);
-	if (!tmp || !(span = level_span(cpu, level)))
+	span = level_span(cpu, level);
+	if (!tmp || !span)
 		return -ENOENT;
 	if (!bpf_cpumask_and(tmp, span, p->cpus_ptr))
 		return -EBUSY;
@@ -500,13 +507,14 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 	struct task_ctx *tctx;
 
 	stat_inc(STAT_ENQ);
-	if (!(tctx = lookup_task_ctx(p)))
+	tctx = lookup_task_ctx(p);
+	if (!tctx)
 		return;
 
 	/* Its CPU was taken by a higher class: anywhere idle is better. */
 	if (enq_flags & SCX_ENQ_REENQ) {
-		if (!task_pinned(p) &&
-		    (idle = pick_idle_near(p, cpu, LEVEL_ALL, this_tmp_mask())) >= 0) {
+		idle = task_pinned(p) ? -1 : pick_idle_near(p, cpu, LEVEL_ALL, this_tmp_mask());
+		if (idle >= 0) {
 			dsq_insert(p, SCX_DSQ_LOCAL_ON | idle, slice_ns, enq_flags);
 			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
 			stat_inc(STAT_RESCUE);
@@ -597,8 +605,8 @@ static enum pull_result pull_from_llc(s32 cpu, u32 llc, u32 start, u32 level,
 
 	if (scan_mode == SCX_PUSH_SCAN_MASK) {
 		lctx = lookup_llc_ctx(llc);
-		if (!lctx || !(mask = lctx->overloaded) ||
-		    bpf_cpumask_empty(cast_mask(mask)))
+		mask = lctx ? lctx->overloaded : NULL;
+		if (!mask || bpf_cpumask_empty(cast_mask(mask)))
 			return PULL_NONE;
 	}
 	first = llc_first[cpu_idx(llc)];
@@ -863,7 +871,10 @@ static void rescue_queued(s32 src, struct bpf_cpumask *tmp)
 	bpf_for_each(scx_dsq, p, src, 0) {
 		if (moved >= MAX_MOVES)
 			break;
-		if (task_pinned(p) || !(tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0)))
+		if (task_pinned(p))
+			continue;
+		tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0);
+		if (!tctx)
 			continue;
 		dst = pick_idle_near(p, src, LEVEL_ALL, tmp);
 		if (dst >= 0) {
@@ -1043,8 +1054,8 @@ static s32 init_cpus(void)
 			scx_bpf_error("cannot create the DSQ of CPU %d (%d)", cpu, ret);
 			return ret;
 		}
-		if (!(cctx = lookup_cpu_ctx(cpu)) ||
-		    store_mask(&cctx->tmp, bpf_cpumask_create()))
+		cctx = lookup_cpu_ctx(cpu);
+		if (!cctx || store_mask(&cctx->tmp, bpf_cpumask_create()))
 			return -ENOMEM;
 	}
 	return 0;
@@ -1057,7 +1068,8 @@ static s32 init_topology_masks(void)
 	struct llc_ctx *lctx;
 
 	bpf_for(llc, 0, nr_llcs) {
-		if (!(lctx = lookup_llc_ctx(llc)) ||
+		lctx = lookup_llc_ctx(llc);
+		if (!lctx ||
 		    store_mask(&lctx->cpus, make_mask(llc_first[cpu_idx(llc)],
 						      llc_nr[cpu_idx(llc)])) ||
 		    store_mask(&lctx->overloaded, bpf_cpumask_create()))
