@@ -75,8 +75,9 @@ check-patches: deps ## checkpatch --strict + build after each patch, +/- SCHED_C
 initramfs: bpf selftests ## pack busybox, tests and programs into the guest initramfs
 	$(Q)vm/initramfs.sh $(BUILD)/initramfs.cpio $(GUEST_PROGS)
 
-run: initramfs ## the main job: boot the guest, load scx_simple, report
-	$(Q)vm/run -- tests/guest/run.sh scx_simple
+run: initramfs ## the main job: scx_push + rt_stall in the guest, quick comparison with CFS
+	$(Q)vm/run -- "cd tests/guest && sh main_job.sh"
+	$(Q)bench/run --quick $(BENCH_ARGS)
 
 test: ## host unit tests + guest suite; ends with "N passed, N failed"
 	$(Q)tests/run

@@ -1,15 +1,28 @@
 # The tree's sched_ext selftests, run by their own runner: every one passes,
 # the existing ones as without the ext_server series (on this config all 21
-# pass there too) and rt_stall and total_bw from the series.
+# pass there too) and rt_stall and total_bw from the series. The kernel logs
+# no warning, BUG or lockdep report while they run; RCU stalls and watchdog
+# ejections of the tree's minimal test schedulers are reported (see lib.sh).
 . ./lib.sh
 
 command -v "$SCX_SELFTESTS" >/dev/null || fail "$SCX_SELFTESTS is not in the initramfs"
+kmsg "$SELFTESTS_BEGIN"
 "$SCX_SELFTESTS" -q >/tmp/selftests.out 2>&1
+kmsg "$SELFTESTS_END"
 # Tests that fork repeat the runner's unflushed output: keep one result each.
 grep -E '^(not )?ok [0-9]+ [^ ]+ #' /tmp/selftests.out | sort -u >/tmp/selftests.results
 total=$(wc -l </tmp/selftests.results)
 failed=$(sed -n 's/^not ok [0-9]* \([^ ]*\).*/\1/p' /tmp/selftests.results | tr '\n' ' ')
 skipped=$(grep -c '# SKIP' /tmp/selftests.results)
 info "$total selftests, $skipped skipped, failed: ${failed:-none}"
+
+dmesg -r | sed -n "/$SELFTESTS_BEGIN/,/$SELFTESTS_END/p" >/tmp/selftests.dmesg
+stalls=$(rcu_stalls </tmp/selftests.dmesg | grep -c 'detected stalls')
+ejected=$(grep -E 'sched_ext: .*(watchdog failed|failed to run for)' /tmp/selftests.dmesg |
+	sed 's/.*sched_ext: //' | tr '\n' ';' | sed 's/;$//')
+info "while they ran: $stalls RCU stall report(s); watchdog ejections: ${ejected:-none}"
+
 [ "$total" -eq 23 ] || { cat /tmp/selftests.results; fail "$total selftest results, want 23"; }
 [ -z "$failed" ] || { grep -A30 'ERR' /tmp/selftests.out | head -60; fail "selftests failed: $failed"; }
+errors=$(grep -E 'WARNING:|BUG:|Oops|circular locking|lockdep|INFO: task' /tmp/selftests.dmesg)
+[ -z "$errors" ] || { echo "$errors"; fail "kernel log: $(echo "$errors" | head -n 1)"; }

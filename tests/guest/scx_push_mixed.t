@@ -1,11 +1,11 @@
-# 30 s of mixed load under scx_push: hackbench messaging, fork/exit churn,
+# 60 s of mixed load under scx_push: hackbench messaging, fork/exit churn,
 # CPU burners whose affinity and nice level keep changing, and sleepers. The
 # scheduler must stay enabled throughout (no stall or error exit) and unload
 # cleanly.
 . ./lib.sh
 . ./scx_push.sh
 
-DURATION=${DURATION:-30}
+DURATION=${DURATION:-60}
 
 dmesg_mark
 scx_push_start
