@@ -27,6 +27,19 @@ set multiplot layout nwl, 1
 
 do for [i = 1:nwl] {
 	set title word(workloads, i)
+	# Whole decades around the data and 1: the bars grow from the bottom,
+	# so a panel of ratios near 1 must not start at 1.
+	set autoscale y
+	lo = 0.5; hi = 2
+	do for [c = 2:3 * nconf + 1] {
+		undefine STATS_*
+		stats dir.'/plot.dat' index (i - 1) using c nooutput
+		if (exists("STATS_records") && STATS_records > 0) {
+			lo = STATS_min < lo ? STATS_min : lo
+			hi = STATS_max > hi ? STATS_max : hi
+		}
+	}
+	set yrange [10 ** floor(log10(lo)) : 10 ** ceil(log10(hi))]
 	if (i > 1) { unset key }
 	plot for [c = 1:nconf] dir.'/plot.dat' index (i - 1) \
 		using (column(3 * c - 1)):(column(3 * c)):(column(3 * c + 1)):xtic(1) \
