@@ -41,15 +41,19 @@ Environment: OUT (default /out), SETTLE_S (default $SETTLE_S).
 EOF
 }
 
-# Sizes: a case takes ~1-20 s of guest time under TCG at full size. hackbench
-# over sockets is slower than over pipes here and erratic: the same case took
-# 1.5 s or 68 s within one boot (20 loops, 4 groups of threads, EEVDF), hence
-# fewer loops and a time limit (a run over it is an error, not a sample).
+# Sizes: a case takes ~1-10 s of guest time under TCG at full size. hackbench
+# over sockets is slower than over pipes here and erratic under every
+# scheduler: the same case took 1.5 s or 68 s within one boot (20 loops, 4
+# groups of threads, EEVDF), and at 10 loops 4 and 8 groups took 2-54 s or ran
+# over 60 s (EEVDF and scx_push alike), hence few loops, groups 1 and 2 only,
+# and a time limit (a run over it is an error, not a sample). Full size, 7
+# configurations: ~7 min per repetition.
 set_sizes() {
 	case $1 in
 	quick)
 		SIZE_HB_MODES="proc-socket thread-pipe"
 		SIZE_HB_GROUPS="1 4"
+		SIZE_HB_SOCKET_GROUPS="1 4"
 		SIZE_HB_LOOPS_PIPE=100
 		SIZE_HB_LOOPS_SOCKET=5
 		SIZE_HB_LIMIT_S=40
@@ -61,13 +65,14 @@ set_sizes() {
 	full)
 		SIZE_HB_MODES="proc-pipe proc-socket thread-pipe thread-socket"
 		SIZE_HB_GROUPS="1 2 4 8"
+		SIZE_HB_SOCKET_GROUPS="1 2"
 		SIZE_HB_LOOPS_PIPE=200
-		SIZE_HB_LOOPS_SOCKET=10
-		SIZE_HB_LIMIT_S=60
+		SIZE_HB_LOOPS_SOCKET=5
+		SIZE_HB_LIMIT_S=30
 		SIZE_CT_LOOPS=300
 		SIZE_PIPE_LOOPS=20000
 		SIZE_OVERSUB_MITERS=200
-		SIZE_RT_S=5
+		SIZE_RT_S=3
 		;;
 	*) return 1 ;;
 	esac

@@ -26,11 +26,15 @@ ALL_WORKLOADS="hackbench pipe cyclictest oversub rt"
 
 # workload_cases NAME CONFIG: the cases of a workload, one per line.
 workload_cases() {
-	local mode g
+	local mode g groups
 	case $1 in
 	hackbench)
 		for mode in $SIZE_HB_MODES; do
-			for g in $SIZE_HB_GROUPS; do echo "$mode-g$g"; done
+			case $mode in
+			*-socket) groups=$SIZE_HB_SOCKET_GROUPS ;;
+			*) groups=$SIZE_HB_GROUPS ;;
+			esac
+			for g in $groups; do echo "$mode-g$g"; done
 		done
 		;;
 	cyclictest) echo "hackbench-g1f4" ;;
