@@ -1,7 +1,7 @@
 # RELOAD_CYCLES load/unload cycles of scx_push under RELOAD_BURNERS CPU
 # burners and hackbench: every cycle reaches enabled, then disabled with exit
-# status 0 after an unload from user space; afterwards the kernel holds as
-# many BPF programs, maps and links as before and total_bw has not moved.
+# status 0 after an unload from user space; afterwards the kernel holds no
+# more BPF programs, maps or links than before and total_bw has not moved.
 #
 # A load is a BPF verification: under TCG with 2 burners + hackbench it takes
 # 10-13 s (6.5 s with hackbench alone, 14 s with 4 burners), so the default of
