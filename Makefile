@@ -4,9 +4,10 @@
 # Outputs go to $(BUILD); the kernel tree, its builds and ccache go to
 # $(SCX_PUSH_CACHE) (see vm/common.sh), outside the clone.
 
-BUILD          ?= $(CURDIR)/build
-CLANG          ?= clang-19
 KERNEL_VARIANT ?= default
+# build/, or build-VARIANT/ for another kernel variant (as vm/common.sh).
+BUILD          ?= $(CURDIR)/build$(if $(filter default,$(KERNEL_VARIANT)),,-$(KERNEL_VARIANT))
+CLANG          ?= clang-19
 V              ?=
 export BUILD_DIR := $(BUILD)
 export KERNEL_VARIANT V

@@ -13,6 +13,9 @@
  * shared_cpu_list) takes its whole NUMA node as its LLC, an L3 reported
  * across nodes is split into one LLC per node, a CPU in no node joins the
  * first node, and offline CPUs and holes in the numbering are left out.
+ * Malformed files are gaps too (an L3 id or node CPU list that does not
+ * parse is noted and ignored), except the possible and online CPU lists,
+ * without which there is nothing to schedule on: those are errors.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -41,6 +44,7 @@ struct reader {
 	int		node_of[SCX_PUSH_MAX_CPUS];	/* node index, -1 if none */
 	struct llc_key	llc_key[SCX_PUSH_MAX_LLCS];
 	bool		no_l3[SCX_PUSH_MAX_CPUS];	/* KEY_NODE was used */
+	bool		bad_l3_id[SCX_PUSH_MAX_CPUS];	/* index3/id not a number */
 	bool		no_node[SCX_PUSH_MAX_CPUS];	/* in no nodeN/cpulist */
 	bool		split_l3;			/* an L3 spans nodes */
 };
@@ -206,7 +210,7 @@ static void read_nodes(struct reader *r)
 		const char *num = de->d_name + 4;
 
 		if (strncmp(de->d_name, "node", 4) || !*num ||
-		    strspn(num, "0123456789") != strlen(num))
+		    strspn(num, "0123456789") != strlen(num) || strlen(num) > 9)
 			continue;
 		ids[nr_ids++] = atoi(num);
 	}
@@ -217,9 +221,12 @@ static void read_nodes(struct reader *r)
 	for (i = 0; i < nr_ids; i++) {
 		bool used = false;
 
-		if (read_sysfs(r, buf, sizeof(buf), "devices/system/node/node%d/cpulist", ids[i]) ||
-		    cpulist_parse(buf, set, SCX_PUSH_MAX_CPUS) < 0)
+		if (read_sysfs(r, buf, sizeof(buf), "devices/system/node/node%d/cpulist", ids[i]))
 			continue;
+		if (cpulist_parse(buf, set, SCX_PUSH_MAX_CPUS) < 0) {
+			note(t, "node%d/cpulist '%.32s' is not a CPU list: node ignored", ids[i], buf);
+			continue;
+		}
 		for (cpu = 0; cpu < t->nr_cpu_ids; cpu++) {
 			if (!set[cpu] || !t->online[cpu] || r->node_of[cpu] >= 0)
 				continue;
@@ -248,8 +255,16 @@ static struct llc_key read_llc_key(struct reader *r, int cpu)
 	char buf[4096];
 	int first;
 
-	if (!read_sysfs(r, buf, sizeof(buf), "devices/system/cpu/cpu%d/cache/index3/id", cpu))
-		return (struct llc_key){ KEY_ID, atol(buf) };
+	if (!read_sysfs(r, buf, sizeof(buf), "devices/system/cpu/cpu%d/cache/index3/id", cpu)) {
+		char *end;
+		long id;
+
+		errno = 0;
+		id = strtol(buf, &end, 10);
+		if (isdigit((unsigned char)buf[0]) && !*end && !errno)
+			return (struct llc_key){ KEY_ID, id };
+		r->bad_l3_id[cpu] = true;
+	}
 	if (!read_sysfs(r, buf, sizeof(buf),
 			"devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", cpu) &&
 	    cpulist_parse(buf, set, SCX_PUSH_MAX_CPUS) > 0) {
@@ -346,6 +361,10 @@ static void add_notes(struct reader *r)
 	struct topology *t = r->t;
 	char list[256];
 
+	if (memchr(r->bad_l3_id, true, sizeof(r->bad_l3_id))) {
+		cpulist_format(r->bad_l3_id, t->nr_cpu_ids, list, sizeof(list));
+		note(t, "cache/index3/id of CPUs %s is not a number: ignored", list);
+	}
 	if (memchr(r->no_l3, true, sizeof(r->no_l3))) {
 		cpulist_format(r->no_l3, t->nr_cpu_ids, list, sizeof(list));
 		note(t, "no L3 id or shared_cpu_list for CPUs %s: their NUMA node is their LLC",

@@ -7,9 +7,15 @@ SCX_PUSH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Kernel trees, kernel builds and ccache live outside the repository, keyed by
 # the Debian source version, so that a fresh clone reuses them.
 SCX_PUSH_CACHE=${SCX_PUSH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/scx-push}
-# Everything else the project builds goes to one directory in the clone.
-BUILD_DIR=${BUILD_DIR:-$SCX_PUSH_ROOT/build}
 KERNEL_VARIANT=${KERNEL_VARIANT:-default}
+# Everything else the project builds goes to one directory in the clone:
+# build/, or build-VARIANT/ for another kernel variant (BPF programs,
+# selftests and the initramfs are built against that variant's vmlinux).
+if [[ $KERNEL_VARIANT == default ]]; then
+	BUILD_DIR=${BUILD_DIR:-$SCX_PUSH_ROOT/build}
+else
+	BUILD_DIR=${BUILD_DIR:-$SCX_PUSH_ROOT/build-$KERNEL_VARIANT}
+fi
 JOBS=${JOBS:-$(($(nproc) + 1))}
 LINUX_SOURCE_PKG=${LINUX_SOURCE_PKG:-linux-source-6.12}
 LINUX_SOURCE_TARBALL=${LINUX_SOURCE_TARBALL:-/usr/src/$LINUX_SOURCE_PKG.tar.xz}

@@ -6,7 +6,6 @@
 # instead (lib.sh says why).
 . ./lib.sh
 
-errors=$(dmesg -r | outside_selftests |
-	grep -E 'WARNING:|BUG:|Oops|circular locking|lockdep|INFO: task|rcu.*(stall|self-detected|starved)')
+errors=$(dmesg -r | outside_selftests | grep -E "$KERNEL_WARNINGS|$RCU_STALLS")
 [ -z "$errors" ] || { echo "$errors"; fail "kernel log: $(echo "$errors" | head -n 1)"; }
 info "$(dmesg | wc -l) kernel log lines, none of them a warning"

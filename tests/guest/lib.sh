@@ -18,22 +18,35 @@ expect_eq() {
 
 scx_state() { cat "$SCX_STATE" 2>/dev/null || echo "absent"; }
 
-# wait_for_state STATE TIMEOUT_S: poll the sched_ext state every 100 ms.
-wait_for_state() {
-	local want=$1 tries=$(($2 * 10))
-	while [ "$tries" -gt 0 ]; do
-		[ "$(scx_state)" = "$want" ] && return 0
-		sleep 0.1
+# wait_until TIMEOUT_S COMMAND...: run COMMAND every 100 ms until it
+# succeeds (status 0) or TIMEOUT_S seconds passed (status 1).
+wait_until() {
+	local tries=$(($1 * 10))
+	shift
+	until "$@"; do
 		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
 	done
-	return 1
 }
 
-# Kernel log lines (from dmesg -r, on stdin) that mean the kernel or a BPF
-# scheduler went wrong: any error-level message, warnings, lockdep, RCU stalls.
-kernel_errors() {
-	grep -E '^<[0-3]>|WARNING:|BUG:|Oops|circular locking|lockdep|rcu.*(stall|self-detected)|INFO: task'
-}
+state_is() { [ "$(scx_state)" = "$1" ]; }
+
+# wait_for_state STATE TIMEOUT_S: wait until sched_ext is in STATE.
+wait_for_state() { wait_until "$2" state_is "$1"; }
+
+# Kernel log lines (from dmesg -r, on stdin) that mean the kernel went wrong:
+# warnings, BUGs, oopses, lockdep reports, hung tasks.
+KERNEL_WARNINGS='WARNING:|BUG:|Oops|circular locking|lockdep|INFO: task'
+kernel_warnings() { grep -E "$KERNEL_WARNINGS"; }
+
+# rcu_stalls: RCU stall report lines (from dmesg -r, on stdin).
+RCU_STALLS='rcu.*(stall|self-detected|starved)'
+rcu_stalls() { grep -E "$RCU_STALLS"; }
+
+# kernel_errors: the above, RCU stalls and any error-level message (a BPF
+# scheduler that failed logs one).
+kernel_errors() { grep -E "^<[0-3]>|$KERNEL_WARNINGS|$RCU_STALLS"; }
 
 # Remember the kernel log position; dmesg_new prints what came after it.
 dmesg_mark() { DMESG_MARK=$(dmesg -r | wc -l); }
@@ -60,9 +73,6 @@ SELFTESTS_BEGIN="scx-push: tree selftests begin"
 SELFTESTS_END="scx-push: tree selftests end"
 
 kmsg() { echo "$*" >/dev/kmsg; }
-
-# rcu_stalls: RCU stall report lines (from dmesg -r, on stdin).
-rcu_stalls() { grep -E 'rcu.*(stall|self-detected|starved)'; }
 
 # outside_selftests: the kernel log (dmesg -r, on stdin) without the RCU
 # stall report lines logged while the tree's selftests ran.

@@ -24,5 +24,5 @@ info "while they ran: $stalls RCU stall report(s); watchdog ejections: ${ejected
 
 [ "$total" -eq 23 ] || { cat /tmp/selftests.results; fail "$total selftest results, want 23"; }
 [ -z "$failed" ] || { grep -A30 'ERR' /tmp/selftests.out | head -60; fail "selftests failed: $failed"; }
-errors=$(grep -E 'WARNING:|BUG:|Oops|circular locking|lockdep|INFO: task' /tmp/selftests.dmesg)
+errors=$(kernel_warnings </tmp/selftests.dmesg)
 [ -z "$errors" ] || { echo "$errors"; fail "kernel log: $(echo "$errors" | head -n 1)"; }

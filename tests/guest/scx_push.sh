@@ -51,16 +51,14 @@ scx_push_stat() {
 
 # scx_push_overloaded: the CPUs in the overloaded masks now (SIGUSR1 report).
 scx_push_overloaded() {
-	local before tries=50
-	before=$(grep -c ' mask: ' "$SCX_PUSH_LOG")
+	local before
+	before=$(mask_reports)
 	kill -USR1 "$SCX_PUSH_PID"
-	while [ "$(grep -c ' mask: ' "$SCX_PUSH_LOG")" -le "$before" ]; do
-		tries=$((tries - 1))
-		[ "$tries" -gt 0 ] || fail "scx_push did not report after SIGUSR1"
-		sleep 0.1
-	done
+	wait_until 5 mask_reports_above "$before" || fail "scx_push did not report after SIGUSR1"
 	grep ' mask: ' "$SCX_PUSH_LOG" | tail -n 1 | sed 's/.* overloaded=//'
 }
+mask_reports() { grep -c ' mask: ' "$SCX_PUSH_LOG"; }
+mask_reports_above() { [ "$(mask_reports)" -gt "$1" ]; }
 
 # field NAME LINE: the value of NAME=value in LINE (burn and spread output).
 field() {

@@ -80,14 +80,8 @@ bpf_objects_within() {
 # wait_bpf_objects BEFORE TIMEOUT_S: wait until the kernel holds no more BPF
 # objects of any kind than BEFORE (it frees programs and maps after an RCU
 # grace period).
-wait_bpf_objects() {
-	local tries=$(($2 * 10))
-	until bpf_objects_within "$(bpf_objects)" "$1"; do
-		tries=$((tries - 1))
-		[ "$tries" -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
+wait_bpf_objects() { wait_until "$2" bpf_objects_now_within "$1"; }
+bpf_objects_now_within() { bpf_objects_within "$(bpf_objects)" "$1"; }
 
 # uptime_cs: the time since boot in hundredths of a second (for durations
 # finer than date +%s).

@@ -8,6 +8,7 @@
  * cache/ directories), missing-id (index3 without id), l3-across-nodes (one
  * L3 reported over both nodes), one-cpu (one CPU, no node directory), offline
  * (CPU 3 offline) and holes (possible CPUs 0-3,8-11 in nodes 0 and 2).
+ * Malformed trees are written into a temporary directory too.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -239,6 +240,67 @@ out:
 	CHECK(system(path) == 0, "big: temporary directory removed");
 }
 
+/*
+ * Malformed trees: CPU lists that do not parse are errors that quote the
+ * list; a bad L3 id or node list is noted and ignored.
+ */
+static void test_malformed(void)
+{
+	static const struct {
+		const char *possible, *online, *err;
+	} errors[] = {
+		{ "0-x",	"0-3",		"possible CPUs '0-x': not a CPU list" },
+		{ "0-4096",	"0-3",		"possible CPUs '0-4096': not a CPU list" },
+		{ "-1",		"0-3",		"possible CPUs '-1': not a CPU list" },
+		{ "",		"0-3",		"possible CPUs '': not a CPU list" },
+		{ "0-3",	"0-3,,5",	"online CPUs '0-3,,5': not a CPU list" },
+		{ "0-3",	"",		"no CPU is online" },
+		{ "0-3",	"4-7",		"no CPU is online" },
+	};
+	char root[] = "/tmp/scx_push_topo_XXXXXX", err[256], cmd[64];
+	size_t i;
+	int ret;
+
+	if (!CHECK(mkdtemp(root), "malformed: temporary directory"))
+		return;
+	for (i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
+		ret = write_file(root, "devices/system/cpu/possible", errors[i].possible) |
+		      write_file(root, "devices/system/cpu/online", errors[i].online);
+		err[0] = '\0';
+		CHECK(!ret && topology_read(&topo, root, err, sizeof(err)) < 0 &&
+		      strstr(err, errors[i].err),
+		      "possible '%s', online '%s' is an error: '%s' (got '%s')",
+		      errors[i].possible, errors[i].online, errors[i].err, err);
+	}
+
+	ret = write_file(root, "devices/system/cpu/possible", "0-3") |
+	      write_file(root, "devices/system/cpu/online", "0-3") |
+	      write_file(root, "devices/system/node/node0/cpulist", "0-1") |
+	      write_file(root, "devices/system/node/node1/cpulist", "2-x") |
+	      write_file(root, "devices/system/node/node99999999999/cpulist", "2-3") |
+	      write_file(root, "devices/system/cpu/cpu0/cache/index3/id", "0") |
+	      write_file(root, "devices/system/cpu/cpu1/cache/index3/id", "zz") |
+	      write_file(root, "devices/system/cpu/cpu2/cache/index3/id", "1") |
+	      write_file(root, "devices/system/cpu/cpu3/cache/index3/id", "-2");
+	if (CHECK(!ret, "malformed: tree written") &&
+	    CHECK(!topology_read(&topo, root, err, sizeof(err)), "malformed: topology_read() succeeds")) {
+		/* CPUs 1 and 3 fall back to their node as LLC */
+		expect_shape("malformed", 4, 4, 1, 3);
+		expect_llc("malformed", 0, "0", 0);
+		expect_llc("malformed", 1, "1,3", 0);
+		expect_llc("malformed", 2, "2", 0);
+		CHECK(strstr(topo.notes, "node1/cpulist '2-x' is not a CPU list: node ignored"),
+		      "malformed: the bad node list is noted");
+		CHECK(strstr(topo.notes, "cache/index3/id of CPUs 1,3 is not a number: ignored"),
+		      "malformed: the bad L3 ids are noted");
+		CHECK(strstr(topo.notes, "no NUMA node lists CPUs 2-3: put in node 0"),
+		      "malformed: the CPUs of the ignored node are noted");
+		expect_consistent("malformed");
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	CHECK(system(cmd) == 0, "malformed: temporary directory removed");
+}
+
 static void test_errors(void)
 {
 	char err[256] = "";
@@ -264,6 +326,7 @@ int main(int argc, char **argv)
 	test_offline();
 	test_holes();
 	test_big();
+	test_malformed();
 	test_errors();
 	return unit_done();
 }
