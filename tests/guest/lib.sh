@@ -36,8 +36,9 @@ state_is() { [ "$(scx_state)" = "$1" ]; }
 wait_for_state() { wait_until "$2" state_is "$1"; }
 
 # Kernel log lines (from dmesg -r, on stdin) that mean the kernel went wrong:
-# warnings, BUGs, oopses, lockdep reports, hung tasks.
-KERNEL_WARNINGS='WARNING:|BUG:|Oops|circular locking|lockdep|INFO: task'
+# warnings, BUGs, oopses, lockdep reports (most start with WARNING: or BUG:;
+# not "lockdep" alone, which a debug kernel's boot banner says), hung tasks.
+KERNEL_WARNINGS='WARNING:|BUG:|Oops|INFO: (task|trying to register|lockdep|possible)|DEBUG_LOCKS_WARN_ON|locking correctness validator'
 kernel_warnings() { grep -E "$KERNEL_WARNINGS"; }
 
 # rcu_stalls: RCU stall report lines (from dmesg -r, on stdin).

@@ -6,12 +6,13 @@
 scx_push_start
 pids=""
 for i in $(seq 16); do
-	burn -t 3 >/dev/null &
+	burn -t 6 >/dev/null &
 	pids="$pids $!"
 done
-sleep 1.5
-busy=$(scx_push_overloaded)
-[ "$busy" != none ] || fail "no CPU in the overloaded masks with 16 busy tasks on 8 CPUs"
+# the burners may take a while to start (seen on the debug kernel): ask again
+overloaded() { busy=$(scx_push_overloaded); [ "$busy" != none ]; }
+sleep 1
+wait_until 3 overloaded || fail "no CPU in the overloaded masks with 16 busy tasks on 8 CPUs"
 info "under load: overloaded CPUs $busy"
 
 for p in $pids; do wait "$p" || fail "a burner failed"; done
