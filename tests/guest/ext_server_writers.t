@@ -35,7 +35,7 @@ pick() {
 
 # writer N END: random writes until END (epoch seconds); prints its counts.
 writer() {
-	local ok=0 rejected=0 dir file value
+	local ok=0 rejected=0 dir file
 	SOAK_SEED=$1
 	while [ "$(date +%s)" -lt "$2" ]; do
 		pick "$SERVERS"
