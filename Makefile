@@ -48,7 +48,7 @@ all: initramfs ## build kernel, BPF programs and initramfs
 help: ## list the targets
 	@echo "scx-push targets:"
 	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  \1|\2/p' $(MAKEFILE_LIST) | column -t -s '|'
-	@echo "Variables: KERNEL_VARIANT=default|noext|debug, V=1, T='test ...' (test-guest),"
+	@echo "Variables: KERNEL_VARIANT=default|noext|debug|kasan, V=1, T='test ...' (test-guest),"
 	@echo "  SCX_PUSH_CACHE (kernel cache dir), JOBS, and vm/run's CPUS NODES LLCS ACCEL TIMEOUT."
 
 deps: ## install missing Debian packages

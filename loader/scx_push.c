@@ -99,7 +99,7 @@ static int check_environment(void)
 	if (!read_line(SCX_SYSFS "/state", state, sizeof(state)) &&
 	    strcmp(state, "disabled")) {
 		if (read_line(SCX_SYSFS "/root/ops", ops, sizeof(ops)))
-			strcpy(ops, "?");
+			snprintf(ops, sizeof(ops), "?");
 		fprintf(stderr, "scx_push: another BPF scheduler is active "
 			"(sched_ext state '%s', ops '%s')\n", state, ops);
 		return -1;
@@ -150,7 +150,7 @@ static void set_topology(struct scx_push *skel, const struct topology *t)
 	}
 }
 
-static struct scx_push *open_scheduler(const struct topology *t)
+static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq)
 {
 	struct scx_push *skel = scx_push__open();
 
@@ -159,7 +159,7 @@ static struct scx_push *open_scheduler(const struct topology *t)
 			strerror(errno));
 		return NULL;
 	}
-	skel->struct_ops.push_ops->hotplug_seq = scx_hotplug_seq();
+	skel->struct_ops.push_ops->hotplug_seq = hotplug_seq;
 	if (opts.partial)
 		skel->struct_ops.push_ops->flags |= SCX_OPS_SWITCH_PARTIAL;
 	skel->rodata->slice_ns = opts.slice_us * 1000;
@@ -304,6 +304,7 @@ int main(int argc, char **argv)
 	struct topology *topo;
 	struct scx_push *skel;
 	struct bpf_link *link;
+	u64 hotplug_seq;
 	struct timespec due;
 	char err[256];
 	bool failed;
@@ -329,13 +330,18 @@ int main(int argc, char **argv)
 	install_signals();
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
 restart:
-	/* Hotplug restarts the scheduler: the topology may have changed. */
+	/*
+	 * Hotplug restarts the scheduler: the topology may have changed. The
+	 * hotplug sequence number is read first, so that the kernel refuses
+	 * (and we restart) if a CPU comes or goes while the topology is read.
+	 */
+	hotplug_seq = scx_hotplug_seq();
 	if (topology_read(topo, opts.sysfs_root, err, sizeof(err))) {
 		fprintf(stderr, "scx_push: topology: %s\n", err);
 		return 1;
 	}
 	topology_print(topo, stdout);
-	skel = open_scheduler(topo);
+	skel = open_scheduler(topo, hotplug_seq);
 	if (!skel)
 		return 1;
 	link = load_scheduler(skel) ? NULL : attach_scheduler(skel);

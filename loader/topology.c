@@ -73,7 +73,8 @@ int cpulist_parse(const char *s, bool *set, int max)
 
 		if (!isdigit((unsigned char)*s))
 			return -1;
-		first = last = strtol(s, &end, 10);
+		first = strtol(s, &end, 10);
+		last = first;
 		if (*end == '-') {
 			if (!isdigit((unsigned char)end[1]))
 				return -1;

@@ -206,6 +206,12 @@ static inline u32 node_idx(u32 node)
 	return node & (SCX_PUSH_MAX_NODES - 1);
 }
 
+/* The kernel's id of the NUMA node an LLC belongs to. */
+static inline s32 llc_node_id(u32 llc)
+{
+	return node_id[node_idx(llc_node[cpu_idx(llc)])];
+}
+
 static inline bool cpu_usable(s32 cpu)
 {
 	return cpu >= 0 && cpu < nr_cpus && cpu_llc[cpu_idx(cpu)] != SCX_PUSH_LLC_NONE;
@@ -507,6 +513,17 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 	struct task_ctx *tctx;
 
 	stat_inc(STAT_ENQ);
+	/*
+	 * @cpu is not in the topology we loaded with, so it has no DSQ: it
+	 * is coming online. sched_cpu_activate() rebuilds the sched domains,
+	 * which puts its rq online for sched_ext, before it asks the kernel
+	 * to restart us; a task that wakes up there in between (its cpuhp
+	 * thread blocking in the rebuild) is ours. Run it there.
+	 */
+	if (!cpu_usable(cpu)) {
+		dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, enq_flags);
+		return;
+	}
 	tctx = lookup_task_ctx(p);
 	if (!tctx)
 		return;
@@ -995,8 +1012,7 @@ void BPF_STRUCT_OPS(push_dump, struct scx_dump_ctx *dctx)
 	scx_bpf_dump("scx_push: slice_ns=%llu pull_scope=%u scan=%u push=%d pull=%d\n",
 		     slice_ns, pull_scope, scan_mode, push_enabled, pull_enabled);
 	bpf_for(llc, 0, nr_llcs) {
-		scx_bpf_dump("llc %u (node %d) overloaded:", llc,
-			     node_id[node_idx(llc_node[cpu_idx(llc)])]);
+		scx_bpf_dump("llc %u (node %d) overloaded:", llc, llc_node_id(llc));
 		bpf_for(i, 0, llc_nr[cpu_idx(llc)]) {
 			cpu = llc_cpus[cpu_idx(llc_first[cpu_idx(llc)] + i)];
 			if (mask_test(cpu))
@@ -1049,7 +1065,7 @@ static s32 init_cpus(void)
 	bpf_for(cpu, 0, nr_cpus) {
 		if (!cpu_usable(cpu))
 			continue;
-		ret = scx_bpf_create_dsq(cpu, node_id[node_idx(llc_node[cpu_idx(cpu_llc[cpu_idx(cpu)])])]);
+		ret = scx_bpf_create_dsq(cpu, llc_node_id(cpu_llc[cpu_idx(cpu)]));
 		if (ret) {
 			scx_bpf_error("cannot create the DSQ of CPU %d (%d)", cpu, ret);
 			return ret;

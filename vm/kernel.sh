@@ -14,7 +14,8 @@
 # Variants: default (vm/kernel.config), check (the same config in its own
 # build directory, for check-patches), and NAME for vm/kernel-NAME.config
 # merged on top: noext (without SCHED_CLASS_EXT, for check-patches),
-# textpoke (runtime code patching, to measure the TCG flake).
+# textpoke (runtime code patching, to measure the TCG flake), debug (lockdep,
+# preemption and object checkers), kasan (KASAN).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 

@@ -8,8 +8,9 @@
 # with -i 3600 so that it prints nothing during a run; its counters are read
 # on demand with SIGUSR1, which rewrites its --stats-json file.
 
-SCX_STATE=/sys/kernel/sched_ext/state
-SCX_OPS=/sys/kernel/sched_ext/root/ops
+# The guest tests' helpers: SCX_OPS, scx_state, wait_for_state.
+. ../tests/guest/lib.sh
+
 SCHED_LOG=/tmp/sched.log
 SCHED_JSON=/tmp/sched.json
 SCHED_PID=
@@ -41,18 +42,6 @@ config_ops() {
 
 is_scx_push() { case $1 in push*) return 0 ;; esac; return 1; }
 
-scx_state() { cat "$SCX_STATE" 2>/dev/null || echo absent; }
-
-# wait_state STATE TIMEOUT_S: poll the sched_ext state every 100 ms.
-wait_state() {
-	local tries=$(($2 * 10))
-	while [ "$(scx_state)" != "$1" ]; do
-		tries=$((tries - 1))
-		[ "$tries" -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-
 # sched_start NAME: load the configuration's scheduler and wait until it
 # schedules; prints why on failure.
 sched_start() {
@@ -68,7 +57,7 @@ sched_start() {
 	# shellcheck disable=SC2086 # the arguments are words
 	$args >"$SCHED_LOG" 2>&1 &
 	SCHED_PID=$!
-	if ! wait_state enabled "$LOAD_TIMEOUT_S"; then
+	if ! wait_for_state enabled "$LOAD_TIMEOUT_S"; then
 		echo "$args: state $(scx_state) after ${LOAD_TIMEOUT_S}s: $(tail -n 3 "$SCHED_LOG")"
 		sched_stop >/dev/null
 		return 1
@@ -90,7 +79,7 @@ sched_stop() {
 	kill -INT "$SCHED_PID" 2>/dev/null
 	wait "$SCHED_PID"
 	SCHED_PID=
-	wait_state disabled 20 || { echo "state $(scx_state) after unloading"; return 1; }
+	wait_for_state disabled 20 || { echo "state $(scx_state) after unloading"; return 1; }
 }
 
 # json_elapsed: the elapsed_s of the last --stats-json write, "" if none.

@@ -19,8 +19,8 @@
 #               (the deadline servers' 50 ms/1 s, i.e. ~5%). "server-off" sets
 #               the ext server's runtime to 0 first (control; scx_push only).
 
-EXT_SERVER=/sys/kernel/debug/sched/ext_server
-EXT_RUNTIME_NS=50000000
+# EXT_SERVER, EXT_RUNTIME_NS, set_ext_runtime and wait_until come from
+# tests/guest/lib.sh (sourced by sched.sh).
 
 ALL_WORKLOADS="hackbench pipe cyclictest oversub rt"
 
@@ -166,11 +166,6 @@ run_oversub() {
 		if (kv[1] == "makespan_ms" || kv[1] == "spread_ms") print kv[1], kv[2] } }' "$1"
 }
 
-set_ext_runtime() {
-	local d
-	for d in "$EXT_SERVER"/cpu*; do echo "$1" >"$d/runtime" || return 1; done
-}
-
 # rt CASE RAW: the busy task's share of a CPU held by a SCHED_FIFO hog. The
 # busy task starts first; once the hog runs as SCHED_FIFO, its run time
 # (/proc/PID/schedstat) is read over SIZE_RT_S seconds. (Its own cpu_ms would
@@ -184,7 +179,7 @@ run_rt() {
 	sleep 0.5
 	burn -t $((SIZE_RT_S + 2)) -c "$cpu" -f 50 >"$2.hog" 2>&1 &
 	hog=$!
-	wait_fifo "$hog" || rc=1
+	wait_until 10 is_fifo "$hog" || rc=1
 	u0=$(uptime_s)
 	t0=$(run_ns "$busy")
 	sleep "$SIZE_RT_S"
@@ -205,16 +200,8 @@ uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # run_ns PID: the task's total run time (first field of /proc/PID/schedstat).
 run_ns() { cut -d' ' -f1 "/proc/$1/schedstat" 2>/dev/null; }
 
-# wait_fifo PID: until the task's policy (field 41 of /proc/PID/stat) is
-# SCHED_FIFO (1), up to 10 s.
-wait_fifo() {
-	local tries=100
-	while [ "$(cut -d' ' -f41 "/proc/$1/stat" 2>/dev/null)" != 1 ]; do
-		tries=$((tries - 1))
-		[ "$tries" -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
+# is_fifo PID: the task's policy (field 41 of /proc/PID/stat) is SCHED_FIFO.
+is_fifo() { [ "$(cut -d' ' -f41 "/proc/$1/stat" 2>/dev/null)" = 1 ]; }
 
 # cpus_online: the online CPUs, one per line.
 cpus_online() {
