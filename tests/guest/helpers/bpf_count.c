@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cpus.h"
+#include "helpers.h"
 
 static long count(int cmd, const char *what)
 {

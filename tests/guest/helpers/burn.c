@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpus.h"
+#include "helpers.h"
 
 #ifndef SCHED_EXT
 #define SCHED_EXT 7	/* include/uapi/linux/sched.h, v6.12 */
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "t:c:n:f:x")) != -1) {
 		switch (opt) {
 		case 't':
-			seconds = atof(optarg);
+			seconds = arg_positive("-t", optarg, 86400);
 			break;
 		case 'c':
 			cpus_parse(optarg, &set);
@@ -67,11 +67,11 @@ int main(int argc, char **argv)
 				die("sched_setaffinity(%s): %s", optarg, strerror(errno));
 			break;
 		case 'n':
-			if (setpriority(PRIO_PROCESS, 0, atoi(optarg)))
+			if (setpriority(PRIO_PROCESS, 0, arg_long("-n", optarg, -20, 19)))
 				die("setpriority(%s): %s", optarg, strerror(errno));
 			break;
 		case 'f':
-			set_policy(SCHED_FIFO, atoi(optarg));
+			set_policy(SCHED_FIFO, arg_long("-f", optarg, 1, 99));
 			break;
 		case 'x':
 			set_policy(SCHED_EXT, 0);
@@ -80,7 +80,7 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (optind != argc || seconds <= 0)
+	if (optind != argc)
 		usage();
 
 	end = now(CLOCK_MONOTONIC) + seconds;

@@ -11,6 +11,6 @@ initramfs: $(HELPERS_BINS)
 $(HELPERS_OUT):
 	$(Q)mkdir -p $@
 
-$(HELPERS_OUT)/%: tests/guest/helpers/%.c tests/guest/helpers/cpus.h | $(HELPERS_OUT)
+$(HELPERS_OUT)/%: tests/guest/helpers/%.c tests/guest/helpers/helpers.h | $(HELPERS_OUT)
 	$(call quiet_msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -static -o $@ $<

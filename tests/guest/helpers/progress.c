@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpus.h"
+#include "helpers.h"
 
 enum { WINDOWS_MAX = 4096 };
 
@@ -57,20 +57,19 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "t:w:s:")) != -1) {
 		switch (opt) {
 		case 't':
-			seconds = atof(optarg);
+			seconds = arg_positive("-t", optarg, 86400);
 			break;
 		case 'w':
-			window = atof(optarg);
+			window = arg_positive("-w", optarg, 3600);
 			break;
 		case 's':
-			sleep_us = atol(optarg);
+			sleep_us = arg_long("-s", optarg, 0, 10000000);
 			break;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc || seconds <= 0 || window <= 0 || sleep_us < 0 ||
-	    seconds / window >= WINDOWS_MAX)
+	if (optind != argc || seconds / window >= WINDOWS_MAX)
 		usage();
 	windows = (long)(seconds / window);
 

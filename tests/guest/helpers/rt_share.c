@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpus.h"
+#include "helpers.h"
 
 #ifndef SCHED_EXT
 #define SCHED_EXT 7	/* include/uapi/linux/sched.h, v6.12 */
@@ -96,9 +96,7 @@ int main(int argc, char **argv)
 			policy = SCHED_EXT;
 			break;
 		case 't':
-			seconds = atoi(optarg);
-			if (seconds < 1 || seconds > 3600)
-				usage();
+			seconds = arg_long("-t", optarg, 1, 3600);
 			break;
 		default:
 			usage();
@@ -106,9 +104,7 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		usage();
-	cpu = atoi(argv[optind]);
-	if (cpu < 0 || cpu >= CPUS_MAX)
-		usage();
+	cpu = arg_long("CPU", argv[optind], 0, CPUS_MAX - 1);
 	if (pipe2(fds, O_NONBLOCK))
 		die("rt_share: pipe: %m");
 

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpus.h"
+#include "helpers.h"
 
 enum {
 	MAX_TASKS	= 64,
@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "n:f:t:w:")) != -1) {
 		switch (opt) {
 		case 'n':
-			tasks = atoi(optarg);
+			tasks = arg_long("-n", optarg, 1, MAX_TASKS);
 			break;
 		case 'f':
 			cpus_parse(optarg, &from);
@@ -98,14 +98,13 @@ int main(int argc, char **argv)
 			have_to = true;
 			break;
 		case 'w':
-			wait_ms = atoi(optarg);
+			wait_ms = arg_long("-w", optarg, POLL_MS, 3600000);
 			break;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc || tasks < 1 || tasks > MAX_TASKS || !have_from || !have_to ||
-	    wait_ms < POLL_MS)
+	if (optind != argc || !tasks || !have_from || !have_to)
 		usage();
 	target = CPU_COUNT(&to) < tasks ? CPU_COUNT(&to) : tasks;
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* CPU lists and errors for the guest test helpers. */
-#ifndef __HELPERS_CPUS_H
-#define __HELPERS_CPUS_H
+/* Errors, numbers and CPU lists for the guest test helpers. */
+#ifndef __HELPERS_H
+#define __HELPERS_H
 
 #define _GNU_SOURCE
 #include <sched.h>
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +24,32 @@ void die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
+}
+
+/* @what's integer in [@min, @max]; dies on anything else. */
+static inline long arg_long(const char *what, const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		die("%s: '%s' is not an integer in [%ld, %ld]", what, s, min, max);
+	return v;
+}
+
+/* @what's number in (0, @max]; dies on anything else. */
+static inline double arg_positive(const char *what, const char *s, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > max)
+		die("%s: '%s' is not a number in (0, %g]", what, s, max);
+	return v;
 }
 
 /* "0-3,6" -> set; dies on anything else. */
@@ -71,4 +99,4 @@ static inline void cpus_format(const bool *seen, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-#endif /* __HELPERS_CPUS_H */
+#endif /* __HELPERS_H */
