@@ -22,6 +22,6 @@ bench-quick: initramfs ## the same comparison, 1 rep, small sizes (< 10 min)
 $(BENCH_OUT):
 	$(Q)mkdir -p $@
 
-$(BENCH_OVERSUB): bench/oversub.c tests/guest/helpers/cpus.h | $(BENCH_OUT)
+$(BENCH_OVERSUB): bench/oversub.c tests/guest/helpers/helpers.h | $(BENCH_OUT)
 	$(call quiet_msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -static -Itests/guest/helpers -o $@ $<

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpus.h"
+#include "helpers.h"
 
 enum { MAX_TASKS = 1024 };
 
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "w:")) != -1) {
 		if (opt != 'w')
 			usage();
-		miters = atol(optarg);
+		miters = arg_long("-w", optarg, 1, 1000000);
 	}
 	tasks = argc - optind;
 	if (miters <= 0 || tasks < 1 || tasks > MAX_TASKS)
