@@ -92,16 +92,17 @@ static int check_environment(void)
 		return -1;
 	}
 	if (geteuid()) {
-		fprintf(stderr, "scx_push: loading a BPF scheduler needs root "
-			"(CAP_SYS_ADMIN and CAP_BPF); run it as root\n");
+		fprintf(stderr,
+			"scx_push: loading a BPF scheduler needs root (CAP_SYS_ADMIN and CAP_BPF); run it as root\n");
 		return -1;
 	}
 	if (!read_line(SCX_SYSFS "/state", state, sizeof(state)) &&
 	    strcmp(state, "disabled")) {
 		if (read_line(SCX_SYSFS "/root/ops", ops, sizeof(ops)))
 			snprintf(ops, sizeof(ops), "?");
-		fprintf(stderr, "scx_push: another BPF scheduler is active "
-			"(sched_ext state '%s', ops '%s')\n", state, ops);
+		fprintf(stderr,
+			"scx_push: another BPF scheduler is active (sched_ext state '%s', ops '%s')\n",
+			state, ops);
 		return -1;
 	}
 	return 0;

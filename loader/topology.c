@@ -222,7 +222,8 @@ static void read_nodes(struct reader *r)
 	for (i = 0; i < nr_ids; i++) {
 		bool used = false;
 
-		if (read_sysfs(r, buf, sizeof(buf), "devices/system/node/node%d/cpulist", ids[i]))
+		if (read_sysfs(r, buf, sizeof(buf),
+			       "devices/system/node/node%d/cpulist", ids[i]))
 			continue;
 		if (cpulist_parse(buf, set, SCX_PUSH_MAX_CPUS) < 0) {
 			note(t, "node%d/cpulist '%.32s' is not a CPU list: node ignored", ids[i], buf);

@@ -73,7 +73,8 @@ int main(int argc, char **argv)
 		usage();
 	windows = (long)(seconds / window);
 
-	start = last = now();
+	start = now();
+	last = start;
 	for (;;) {
 		long w;
 
