@@ -47,7 +47,6 @@ static struct stats sample(void)
 	s.v[STAT_PUSH_TRY] = 3;
 	s.v[STAT_PUSH_OK] = 2;
 	s.v[STAT_PUSH_MOVE] = 1;
-	s.v[STAT_PUSH_EVEN] = 5;
 	s.v[STAT_PULL_LLC_TRY] = 4;
 	s.v[STAT_PULL_LLC] = 2;
 	s.v[STAT_PULL_SCAN_OK] = 3;
@@ -64,7 +63,7 @@ static void test_format(void)
 	char text[4096], small[40];
 
 	stats_format(&s, "[x]", &r, text, sizeof(text));
-	CHECK(strstr(text, "[x] push: push_try=3 push_ok=2 push_move=1 push_even=5\n"),
+	CHECK(strstr(text, "[x] push: push_try=3 push_ok=2 push_move=1\n"),
 	      "push line lists the push group in table order");
 	CHECK(strstr(text, "[x] pull: pull_llc_try=4 pull_llc=2 "), "pull line");
 	CHECK(strstr(text, " scan_per_pull=1.50 ns_per_pull=1000\n"),
