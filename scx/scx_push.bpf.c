@@ -68,8 +68,7 @@
  * vtime clocks are per CPU, so fairness between tasks that never share a CPU
  * is left to balancing, which counts tasks, not weights; a task pinned to a
  * busy CPU waits for it; the timer period and the remote-pull wait are
- * fixed; the busy-busy balance scans every CPU for each CPU with two or more
- * waiting, which is fine at tens of CPUs, not at hundreds.
+ * fixed.
  */
 #include <scx/common.bpf.h>
 #include "scx_push.h"
@@ -979,8 +978,6 @@ static s32 pick_lighter_cpu(struct task_struct *p, s32 src, s32 max_queued)
 		best = cpu;
 		best_level = level;
 		best_queued = queued;
-		if (level == LEVEL_LLC && !queued)
-			break;	/* none nearer or lighter */
 	}
 	return best;
 }
