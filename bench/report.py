@@ -131,7 +131,7 @@ def ratio_cell(r):
     return f"{float(r['ratio']):.2f}{spread}"
 
 
-def not_measured(res, config, workload=None):
+def not_measured(res, config, workload):
     reason = res.error_for(config, workload)
     return f"not measured ({reason})" if reason else "not measured"
 

@@ -43,14 +43,6 @@
  * move waiting tasks to idle CPUs with scx_bpf_dispatch_from_dsq(). With push
  * off, idle CPUs are only kicked so that they pull.
  *
- * Busy-busy balance. When no CPU is idle, push and pull move nothing, and a
- * CPU with three tasks next to one with one would stay that way: the tasks of
- * the first get a third of a CPU each for good. So the timer also moves one
- * waiting task from a CPU to the nearest CPU (LLC, node, then anywhere, as
- * far as -P allows) that has at least two fewer waiting: no task moves back
- * and forth, and queue lengths even out within one per CPU. Only a task that
- * has waited REMOTE_WAIT_NS moves, the most recently queued first.
- *
  * Higher classes. ops.cpu_release re-enqueues the CPU's local tasks; they go
  * to an idle CPU if there is one. Tasks still queued on a CPU held by an RT or
  * DL task are moved to another CPU's queue by the timer, except tasks that
@@ -66,9 +58,8 @@
  *
  * Limits: no wakeup preemption (a waiting task waits up to one slice); the
  * vtime clocks are per CPU, so fairness between tasks that never share a CPU
- * is left to balancing, which counts tasks, not weights; a task pinned to a
- * busy CPU waits for it; the timer period and the remote-pull wait are
- * fixed.
+ * is left to balancing; a task pinned to a busy CPU waits for it; the timer
+ * period and the remote-pull wait are fixed.
  */
 #include <scx/common.bpf.h>
 #include "scx_push.h"
@@ -884,19 +875,6 @@ static s32 pick_running_cpu(struct task_struct *p, s32 src)
 	return -1;
 }
 
-/* Move @p, met by the DSQ iterator @it, to the queue of @dst. */
-static __always_inline bool move_to_queue(struct bpf_iter_scx_dsq *it,
-					  struct task_struct *p,
-					  struct task_ctx *tctx, s32 dst)
-{
-	dsq_move_set_vtime(it, vtime_on(p, tctx, dst));
-	if (!dsq_move_vtime(it, p, dst, 0))
-		return false;
-	tctx->vtime_cpu = dst;
-	mask_set(dst);
-	return true;
-}
-
 /*
  * @src is held by a higher class: move its waiting tasks to an idle CPU, or
  * to the queue of a CPU sched_ext still runs on. Tasks pinned to @src stay.
@@ -927,87 +905,17 @@ static void rescue_queued(s32 src, struct bpf_cpumask *tmp)
 		dst = pick_running_cpu(p, src);
 		if (dst < 0)
 			continue;
-		if (move_to_queue(BPF_FOR_EACH_ITER, p, tctx, dst)) {
+		dsq_move_set_vtime(BPF_FOR_EACH_ITER, vtime_on(p, tctx, dst));
+		if (dsq_move_vtime(BPF_FOR_EACH_ITER, p, dst, 0)) {
+			tctx->vtime_cpu = dst;
 			moved++;
 			stat_inc(STAT_RESCUE);
+			mask_set(dst);
 			scx_bpf_kick_cpu(dst, SCX_KICK_IDLE);
 		}
 	}
 	if (moved)
 		mask_clear_if_empty(src);
-}
-
-/* How far @cpu is from @src: LEVEL_LLC, LEVEL_NODE or LEVEL_ALL. */
-static u32 cpu_level(s32 src, s32 cpu)
-{
-	u32 src_llc = cpu_llc[cpu_idx(src)], llc = cpu_llc[cpu_idx(cpu)];
-
-	if (llc == src_llc)
-		return LEVEL_LLC;
-	if (llc_node[cpu_idx(llc)] == llc_node[cpu_idx(src_llc)])
-		return LEVEL_NODE;
-	return LEVEL_ALL;
-}
-
-/*
- * The nearest CPU that @p may use, that sched_ext runs on and that has at
- * most @max_queued tasks waiting, the fewest among equally near ones; -1 if
- * none.
- */
-static s32 pick_lighter_cpu(struct task_struct *p, s32 src, s32 max_queued)
-{
-	u32 max_level = pull_max_level(), best_level = NR_LEVELS, level;
-	s32 cpu, queued, best = -1, best_queued = 0;
-	struct cpu_ctx *cctx;
-
-	bpf_for(cpu, 0, nr_cpus) {
-		if (cpu == src || !cpu_usable(cpu) ||
-		    !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
-			continue;
-		level = cpu_level(src, cpu);
-		if (level > max_level || level > best_level)
-			continue;
-		queued = scx_bpf_dsq_nr_queued(cpu);
-		if (queued < 0 || queued > max_queued)
-			continue;
-		if (level == best_level && queued >= best_queued)
-			continue;
-		cctx = lookup_cpu_ctx(cpu);
-		if (!cctx || cctx->released)
-			continue;
-		best = cpu;
-		best_level = level;
-		best_queued = queued;
-	}
-	return best;
-}
-
-/*
- * Busy-busy balance: move one task that has waited on @src to the nearest
- * CPU with at least two fewer waiting; see the design comment.
- */
-static void even_out(s32 src, s32 queued)
-{
-	u64 now = bpf_ktime_get_ns();
-	struct task_struct *p;
-	struct task_ctx *tctx;
-	s32 dst;
-
-	if (queued < 2)
-		return;
-	bpf_for_each(scx_dsq, p, src, SCX_DSQ_ITER_REV) {
-		if (task_pinned(p))
-			continue;
-		tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0);
-		if (!tctx || now - tctx->queued_at < REMOTE_WAIT_NS)
-			continue;
-		dst = pick_lighter_cpu(p, src, queued - 2);
-		if (dst < 0)
-			continue;
-		if (move_to_queue(BPF_FOR_EACH_ITER, p, tctx, dst))
-			stat_inc(STAT_PUSH_EVEN);
-		return;
-	}
 }
 
 /* Copy the overloaded masks for the loader, one word at a time. */
@@ -1032,8 +940,7 @@ static void snapshot_masks(void)
 /*
  * One CPU's share of the balance timer: clear a stale bit, wake an idle
  * owner, rescue tasks from a CPU held by a higher class, push waiting tasks
- * to idle CPUs or to busy CPUs with fewer waiting, and kick idle CPUs to pull
- * the rest.
+ * to idle CPUs and kick idle CPUs to pull the rest.
  */
 static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
 {
@@ -1053,10 +960,8 @@ static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
 		return;
 	}
 	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
-	if (push_enabled) {
+	if (push_enabled)
 		push_queued(cpu, queued, tmp);
-		even_out(cpu, scx_bpf_dsq_nr_queued(cpu));
-	}
 	if (!pull_enabled || !dsq_head_movable(cpu, REMOTE_WAIT_NS))
 		return;
 

@@ -48,7 +48,6 @@ enum scx_push_scan {
 	X(PUSH_TRY,	push_try,	PUSH,	"push attempts for a task queued behind a running one") \
 	X(PUSH_OK,	push_ok,	PUSH,	"tasks pushed to an idle CPU at enqueue") \
 	X(PUSH_MOVE,	push_move,	PUSH,	"queued tasks moved to an idle CPU by dispatch or the timer") \
-	X(PUSH_EVEN,	push_even,	PUSH,	"queued tasks moved to a busy CPU with 2+ fewer waiting") \
 	X(PULL_LLC_TRY,	pull_llc_try,	PULL,	"pulls that searched the own LLC") \
 	X(PULL_LLC,	pull_llc,	PULL,	"tasks pulled from the own LLC") \
 	X(PULL_NODE_TRY, pull_node_try,	PULL,	"pulls that searched the other LLCs of the node") \
