@@ -1,6 +1,7 @@
 # Plot the ratios to EEVDF of a bench results directory: one panel per
-# workload, one cluster per case, one bar per configuration with whiskers
-# from the smallest to the largest per-repetition ratio.
+# workload, one cluster per case, one bar per configuration (the ratio of the
+# medians) with whiskers over its 95 % confidence interval (none when there
+# were too few repetitions for one).
 #
 #   gnuplot -e "dir='bench/results/TIMESTAMP'" bench/plot.gp
 #

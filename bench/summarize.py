@@ -3,14 +3,20 @@
 
     summarize.py RESULTS_DIR
 
-Reads samples.csv and snap/ (written by bench/guest/bench.sh) and writes:
+Reads samples.csv and, when they are there, meta.txt and snap/ (written by
+bench/guest/bench.sh) and writes:
 
 summary.csv   config,workload,case,metric,n,median,min,max,ratio,ratio_min,
-              ratio_max: the median, min and max over the repetitions, the
-              ratio of the medians to EEVDF's, and the spread of that ratio
-              as the min and max of the per-repetition ratios (each
-              repetition's value over EEVDF's in the same repetition: the runs
-              were interleaved, so a repetition shares the host's noise).
+              ratio_max,pairs,ci_lo,ci_hi: the median, min and max over the
+              repetitions, and against EEVDF over the paired repetitions
+              (repetition r of a configuration with repetition r of EEVDF:
+              they ran interleaved in one boot, so a pair shares the host's
+              noise): the ratio of the medians, the smallest and largest
+              per-repetition ratio, the number of pairs and, from MIN_PAIRS
+              pairs on, the ratio's 95 % bootstrap confidence interval
+              (BOOTSTRAP_RESAMPLES resamples of the paired repetitions, the
+              same repetitions on both sides; percentile interval; a fixed
+              seed, so that the report is reproducible).
 counters.csv  config,workload,case,counter,n,median,total: per-case deltas of
               the scheduler counters, their median and sum over the
               repetitions. From /proc/schedstat for every configuration:
@@ -25,11 +31,17 @@ Only what was measured is written: no sample, no row.
 import csv
 import json
 import os
+import random
 import statistics
 import sys
 from collections import defaultdict
 
 BASELINE = "eevdf"
+# The confidence interval of a ratio to EEVDF: 95 %, from this many paired
+# bootstrap resamples drawn with this seed; none below MIN_PAIRS pairs.
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 1
+MIN_PAIRS = 3
 # /proc/schedstat version 16: per domain, 8 load_balance() fields for each
 # cpu_idle_type (busy, idle, newly idle), then 12 others.
 SCHEDSTAT_VERSION = 16
@@ -52,8 +64,11 @@ def read_samples(path):
 
 
 def domain_names(meta_path):
-    """{'domain0': 'MC', ...} from the sched_domain lines of meta.txt."""
+    """{'domain0': 'MC', ...} from the sched_domain lines of meta.txt; {}
+    without meta.txt (the levels then keep their domainN names)."""
     names = {}
+    if not os.path.exists(meta_path):
+        return names
     with open(meta_path) as f:
         for line in f:
             words = line.split()
@@ -116,8 +131,11 @@ def case_counters(snap_dir, tag, names):
 
 
 def read_counters(snap_dir, names):
-    """{(config, workload, case, counter): [value per repetition]}"""
+    """{(config, workload, case, counter): [value per repetition]}; empty
+    without snap_dir."""
     counters = defaultdict(list)
+    if not os.path.isdir(snap_dir):
+        return counters
     tags = sorted({f.split(".pre.")[0] for f in os.listdir(snap_dir) if ".pre." in f})
     for tag in tags:
         rep, config, workload, case = tag.split(".", 3)
@@ -128,21 +146,51 @@ def read_counters(snap_dir, names):
     return counters
 
 
+def ratio_of_medians(values, base, reps):
+    """median(values[r]) / median(base[r]) over reps (repetitions, repeats
+    allowed); None when EEVDF's median is 0."""
+    denominator = statistics.median(base[r] for r in reps)
+    return statistics.median(values[r] for r in reps) / denominator if denominator else None
+
+
+def bootstrap_ci(values, base, pairs):
+    """(lo, hi): the 95 % percentile interval of the ratio of medians over
+    BOOTSTRAP_RESAMPLES resamples with replacement of the paired repetitions
+    (the same ones on both sides); resamples with an EEVDF median of 0 are
+    left out."""
+    rng = random.Random(BOOTSTRAP_SEED)
+    ratios = []
+    for _ in range(BOOTSTRAP_RESAMPLES):
+        ratio = ratio_of_medians(values, base, rng.choices(pairs, k=len(pairs)))
+        if ratio is not None:
+            ratios.append(ratio)
+    cuts = statistics.quantiles(ratios, n=40, method="inclusive")
+    return cuts[0], cuts[-1]
+
+
+def ratio_columns(values, base):
+    """[ratio, ratio_min, ratio_max, pairs, ci_lo, ci_hi] of a configuration's
+    values against EEVDF's (both {rep: value}), "" where nothing is defined."""
+    pairs = sorted(r for r in values if r in base)
+    ratio = ratio_of_medians(values, base, pairs) if pairs else None
+    if ratio is None:
+        return ["", "", "", len(pairs), "", ""]
+    per_rep = [values[r] / base[r] for r in pairs if base[r]]
+    spread = [min(per_rep), max(per_rep)] if per_rep else ["", ""]
+    ci = list(bootstrap_ci(values, base, pairs)) if len(pairs) >= MIN_PAIRS else ["", ""]
+    return [ratio] + spread + [len(pairs)] + ci
+
+
 def summarize(values):
+    """The rows of summary.csv, one per (config, workload, case, metric)."""
     rows = []
     for key in sorted(values):
         config, workload, case, metric = key
         reps = values[key]
-        med = statistics.median(reps.values())
-        row = [config, workload, case, metric, len(reps), med, min(reps.values()),
-               max(reps.values()), "", "", ""]
+        row = [config, workload, case, metric, len(reps), statistics.median(reps.values()),
+               min(reps.values()), max(reps.values())]
         base = values.get((BASELINE, workload, case, metric))
-        if base and statistics.median(base.values()) > 0:
-            paired = [reps[r] / base[r] for r in reps if base.get(r)]
-            row[8] = med / statistics.median(base.values())
-            if paired:
-                row[9], row[10] = min(paired), max(paired)
-        rows.append(row)
+        rows.append(row + (ratio_columns(reps, base) if base else [""] * 6))
     return rows
 
 
@@ -160,7 +208,7 @@ def main():
     d = sys.argv[1]
     write_csv(os.path.join(d, "summary.csv"),
               ["config", "workload", "case", "metric", "n", "median", "min", "max",
-               "ratio", "ratio_min", "ratio_max"],
+               "ratio", "ratio_min", "ratio_max", "pairs", "ci_lo", "ci_hi"],
               summarize(read_samples(os.path.join(d, "samples.csv"))))
     counters = read_counters(os.path.join(d, "snap"), domain_names(os.path.join(d, "meta.txt")))
     write_csv(os.path.join(d, "counters.csv"),
