@@ -39,6 +39,17 @@ WORKLOAD_TITLES = {
     "rt": "RT starvation: busy task next to a pinned SCHED_FIFO hog "
           "(CPU share, ~5% expected from a 50 ms / 1 s server)",
 }
+# scx_push's counters in the per-workload tables: (counter, column title);
+# "-" where a scheduler (or an older scx_push) does not count it.
+PUSH_COUNTERS = (
+    ("pulls", "pulls"),
+    ("pushes", "pushes"),
+    ("busy_moves", "busy moves"),
+    ("sync_wake", "sync placements"),
+    ("preempt", "preemptions"),
+    ("pull_hot", "skipped hot pulls"),
+)
+
 # The targets of scx_push's defaults against EEVDF: upper limits on ratios of
 # lower-is-better metrics, met only when the 95 % interval is below them.
 HACKBENCH_PIPE_CASE = re.compile(r"(proc|thread)-pipe-g[0-9]+$")
@@ -251,57 +262,80 @@ def lb_text(res, config, w, case):
     return " ".join(parts) or "not measured"
 
 
-def push_text(res, config, w, case):
-    """(pulls, pushes, CPUs examined per pull) of a case, "-" if not counted."""
-    pulls = res.counter(config, w, case, "pulls")
-    if pulls is None:
-        return "-", "-", "-"
-    pushes = res.counter(config, w, case, "pushes")
+def push_cells(res, config, w, case):
+    """The PUSH_COUNTERS medians of a case, "-" where not counted."""
+    return [f"{v:.0f}" if v is not None else "-"
+            for v in (res.counter(config, w, case, name) for name, _ in PUSH_COUNTERS)]
+
+
+def per_pull_cell(res, config, w, case):
+    """CPUs examined per successful pull over all repetitions of a case."""
     scan = res.counter(config, w, case, "scan_ok", "total")
-    pulls_total = res.counter(config, w, case, "pulls", "total")
-    per_pull = f"{scan / pulls_total:.2f}" if pulls_total else "no pulls"
-    return f"{pulls:.0f}", f"{pushes:.0f}", per_pull
+    pulls = res.counter(config, w, case, "pulls", "total")
+    if scan is None or pulls is None:
+        return "-"
+    return f"{scan / pulls:.2f}" if pulls else "no pulls"
 
 
-def workload_table(res, w):
-    """A workload's measurements and counters, one row per case, metric and
-    configuration."""
-    lines = [f"## {WORKLOAD_TITLES.get(w, w)}", "",
-             "| case | metric | config | median | min | max | ratio [95 % CI] "
-             "| per-rep ratios | pulls | pushes | CPUs examined / pull "
-             "| load_balance calls/moved | schedule() calls | runqueue wait (ms) |",
-             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
+def results_table(res, w):
+    """A workload's measurements: one row per case, metric and configuration."""
+    lines = ["| case | metric | config | median | min | max | ratio [95 % CI] "
+             "| per-rep ratios |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
     for case, metric in res.cases(w):
         label = METRIC_LABELS.get(metric, metric)
         for c in res.case_configs(w, case, metric):
             r = res.row(c, w, case, metric)
             if not r:
-                lines.append(f"| {case} | {label} | {c} | {not_measured(res, c, w)} "
-                             "| | | | | | | | | | |")
+                lines.append(f"| {case} | {label} | {c} | {not_measured(res, c, w)} | | | | |")
                 continue
             if c == BASELINE:
                 ratio, spread = "1", ""
             else:
                 ratio = ratio_cell(r) if r["ratio"] else "no EEVDF run"
                 spread = spread_cell(r)
-            pulls, pushes, per_pull = push_text(res, c, w, case)
-            wait = res.counter(c, w, case, "wait_ms")
+            lines.append(f"| {case} | {label} | {c} | {num(r['median'])} | {num(r['min'])} | "
+                         f"{num(r['max'])} | {ratio} | {spread} |")
+    return lines + ["", "ratio [95 % CI]: the ratio of the medians over the paired "
+                    "repetitions and its 95 % bootstrap confidence interval, as in the "
+                    "summary; per-rep ratios: the smallest and largest ratio of one "
+                    "repetition's value to EEVDF's in the same repetition.", ""]
+
+
+def counters_table(res, w):
+    """A workload's scheduler counters: one row per case and configuration."""
+    lines = ["| case | config | " + " | ".join(t for _, t in PUSH_COUNTERS) +
+             " | CPUs examined / pull | load_balance calls/moved | schedule() calls "
+             "| runqueue wait (ms) |",
+             "|---|---|" + "---:|" * (len(PUSH_COUNTERS) + 1) + "---|---:|---:|"]
+    for case in dict.fromkeys(case for case, _ in res.cases(w)):
+        for c in res.configs:
             calls = res.counter(c, w, case, "schedule_calls")
+            wait = res.counter(c, w, case, "wait_ms")
+            if calls is None and res.counter(c, w, case, "pulls") is None:
+                continue
             lines.append(
-                f"| {case} | {label} | {c} | {num(r['median'])} | {num(r['min'])} | "
-                f"{num(r['max'])} | {ratio} | {spread} | {pulls} | {pushes} | {per_pull} | "
-                f"{lb_text(res, c, w, case)} | "
+                f"| {case} | {c} | " + " | ".join(push_cells(res, c, w, case)) +
+                f" | {per_pull_cell(res, c, w, case)} | {lb_text(res, c, w, case)} | "
                 f"{'not measured' if calls is None else f'{calls:.0f}'} | "
                 f"{'not measured' if wait is None else f'{wait:.0f}'} |")
-    lines += ["", "ratio [95 % CI]: the ratio of the medians over the paired repetitions "
-              "and its 95 % bootstrap confidence interval, as in the summary; per-rep "
-              "ratios: the smallest and largest ratio of one repetition's value to "
-              "EEVDF's in the same repetition. pulls, pushes: scx_push's counters over "
-              "the case (median over the repetitions); CPUs examined / pull: over all "
-              "repetitions; load_balance (tasks moved) and schedule(): /proc/schedstat, "
-              "all CPUs, per sched domain; runqueue wait: schedstat run_delay summed "
-              "over all CPUs. Medians over the repetitions.", ""]
-    return lines
+    if len(lines) == 2:
+        return ["Counters: not measured (no snapshots).", ""]
+    return lines + ["", "scx_push's counters over the case, medians over the repetitions: "
+                    "pulls; pushes (to idle CPUs); busy moves (tasks moved between busy "
+                    "CPUs, all levels); sync placements (wakeups placed by "
+                    "SCX_WAKE_SYNC); preemptions (by wakeups); skipped hot pulls "
+                    "(cache-hot tasks a pull passed over); \"-\": not counted by this "
+                    "scheduler or by the scx_push that ran. CPUs examined / pull: over "
+                    "all repetitions. load_balance (tasks moved) and schedule(): "
+                    "/proc/schedstat, all CPUs, per sched domain; runqueue wait: "
+                    "schedstat run_delay summed over all CPUs.", ""]
+
+
+def workload_section(res, w):
+    """A workload's results table and counters table."""
+    return ([f"## {WORKLOAD_TITLES.get(w, w)}", ""] + results_table(res, w) +
+            counters_table(res, w))
 
 
 def bold(verdict):
@@ -481,7 +515,7 @@ def main():
     res = Results(sys.argv[1])
     lines = header(res) + summary_table(res) + targets(res)
     for w in res.workloads:
-        lines += workload_table(res, w)
+        lines += workload_section(res, w)
     lines += selftest(res) + errors(res)
     lines += ["## Plot", "", "Ratio to EEVDF per workload and configuration (bars: ratio of "
               "the medians; whiskers: its 95 % confidence interval, none with fewer than "

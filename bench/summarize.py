@@ -24,7 +24,8 @@ counters.csv  config,workload,case,counter,n,median,total: per-case deltas of
               per sched domain level, lb_<name> (load_balance() calls) and
               moved_<name> (tasks it moved); from scx_push's --stats-json:
               pulls, pushes, pull_tries, scan_ok (CPUs examined by successful
-              pulls) and every raw counter.
+              pulls), busy_moves (tasks moved between busy CPUs, if the
+              scx_push that ran counts them) and every raw counter.
 
 Only what was measured is written: no sample, no row.
 """
@@ -51,6 +52,9 @@ IDLE_TYPES = 3
 # Fields of a cpuN line after the name.
 SCHED_COUNT = 2  # schedule() calls
 RUN_DELAY = 7  # ns tasks waited on the runqueue
+# scx_push's counters of tasks moved between busy CPUs, per level (an
+# scx_push older than its busy-CPU balancing has none).
+BUSY_MOVES = ("busy_llc", "busy_node", "busy_remote")
 
 
 def read_samples(path):
@@ -108,6 +112,8 @@ def scx_push_counters(path):
     c["pushes"] = stats["push_ok"] + stats["push_move"]
     c["pull_tries"] = stats["pull_llc_try"]
     c["scan_ok"] = stats["pull_scan_ok"]
+    if all(k in stats for k in BUSY_MOVES):
+        c["busy_moves"] = sum(stats[k] for k in BUSY_MOVES)
     return c
 
 
