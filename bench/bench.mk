@@ -13,7 +13,7 @@ GUEST_PROGS += /usr/bin/cyclictest /usr/bin/perf $(BENCH_OVERSUB)
 initramfs: $(BENCH_OVERSUB)
 
 .PHONY: bench bench-quick
-bench: initramfs ## CFS vs scx_push vs scx_simple: 5 interleaved reps, report + plot
+bench: initramfs ## CFS vs scx_push, its ablations, scx_simple: 10 interleaved reps (~55 min)
 	$(Q)bench/run $(BENCH_ARGS)
 
 bench-quick: initramfs ## the same comparison, 1 rep, small sizes (< 10 min)

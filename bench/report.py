@@ -31,7 +31,9 @@ METRIC_LABELS = {
     "share_pct": "CPU share (%)",
 }
 WORKLOAD_TITLES = {
-    "hackbench": "Messaging: hackbench (time, lower is better)",
+    "hackbench": "Messaging over pipes: hackbench (time, lower is better)",
+    "hackbench-socket": "Messaging over sockets: hackbench (time, lower is better; "
+                        "erratic under TCG with every scheduler)",
     "pipe": "Context switch: perf bench sched pipe (us/op, lower is better)",
     "cyclictest": "Wakeup latency under load: cyclictest, SCHED_OTHER, "
                   "background hackbench (lower is better)",

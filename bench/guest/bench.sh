@@ -9,7 +9,9 @@
 # host can report load-balance and pull/push counts per case. A case whose
 # tool fails, or during which the BPF scheduler went away, becomes a line of
 # errors.csv instead of a sample. Before the repetitions, the rt_stall
-# selftest (its own minimal scheduler, no other one loaded) runs once.
+# selftest (its own minimal scheduler, no other one loaded) runs once. The
+# size (quick or full) sets the workloads' sizes and the default
+# configurations and workloads (set_sizes).
 #
 # Output in /out (vm/run --out brings it to the host):
 #   meta.txt      guest facts: kernel, CPUs, topology, sizes
@@ -23,11 +25,11 @@ cd "$(dirname "$0")" || exit 2
 . ./workloads.sh
 
 OUT=${OUT:-/out}
-REPS=${REPS:-5}
+REPS=${REPS:-10}
 SIZE=${SIZE:-full}
 SETTLE_S=${SETTLE_S:-1}
-CONFIGS=${CONFIGS:-$ALL_CONFIGS}
-WORKLOADS=${WORKLOADS:-$ALL_WORKLOADS}
+CONFIGS=${CONFIGS:-}
+WORKLOADS=${WORKLOADS:-}
 
 usage() {
 	cat <<EOF
@@ -35,44 +37,69 @@ usage: bench.sh [-r REPS] [-s quick|full] [-c 'CONFIG...'] [-w 'WORKLOAD...']
 
   -r REPS      repetitions of every configuration (default $REPS)
   -s SIZE      workload sizes: quick or full (default $SIZE)
-  -c CONFIGS   configurations (default: $ALL_CONFIGS)
-  -w WORKLOADS workloads (default: $ALL_WORKLOADS)
+  -c CONFIGS   configurations (default: the size's, see set_sizes) of:
+               $ALL_CONFIGS
+  -w WORKLOADS workloads (default: the size's) of: $ALL_WORKLOADS
 Environment: OUT (default /out), SETTLE_S (default $SETTLE_S).
 EOF
 }
 
-# Sizes: a case takes ~1-10 s of guest time under TCG at full size. hackbench
-# over sockets is slower than over pipes here and erratic under every
-# scheduler: the same case took 1.5 s or 68 s within one boot (20 loops, 4
-# groups of threads, EEVDF), and at 10 loops 4 and 8 groups took 2-54 s or ran
-# over 60 s (EEVDF and scx_push alike), hence few loops, groups 1 and 2 only,
-# and a time limit (a run over it is an error, not a sample). Full size, 7
-# configurations: ~7 min per repetition.
+# Sizes and defaults. A case takes ~0.5-10 s of guest time under TCG. hackbench
+# over sockets (workload hackbench-socket) is slower than over pipes here and
+# erratic under every scheduler: the same case took 1.5 s or 68 s within one
+# boot (20 loops, 4 groups of threads, EEVDF), and at 10 loops 4 and 8 groups
+# took 2-54 s or ran over 60 s (EEVDF and scx_push alike), hence few loops,
+# groups 1 and 2 only, and a time limit (a run over it is an error, not a
+# sample).
+#
+# The full bench, 10 repetitions of its 8 default configurations on its 3
+# default workloads, must fit in 55 min under TCG. Estimate from
+# bench/results/20261203-133443 (case times from the /proc/schedstat
+# timestamps of its snapshots; the part beyond a fixed start-up, 0.4 s for
+# hackbench and oversub, 2.6 s for cyclictest, scaled to the sizes below), per
+# repetition:
+#   cases: eevdf 15 s + simple 29 s + 6 scx_push configurations x 22 s
+#     (8 hackbench pipe cases 12 s, cyclictest 7.4 s, oversub 2.2 s)    176 s
+#   settle and snapshots between cases: 72 x 1.06 s                      76 s
+#   switches: 6 scx_push loads x 11.5 s (a 10 s verification, the unload
+#     before it, the settle; 5 s were measured with the scx_push of then,
+#     which was smaller) + 2 x 1.5 s                                     72 s
+#   = 324 s; x 10 repetitions + 30 s of boot and selftest = 3270 s = 54.5 min
+#   (48 min with the 5 s switches measured, 58.5 min with 14 s loads).
+# The former sizes (hackbench 200 loops, cyclictest 300, oversub 200) gave
+# 454 s per repetition, 76 min: the sizes were cut, not the repetitions.
 set_sizes() {
 	case $1 in
 	quick)
-		SIZE_HB_MODES="proc-socket thread-pipe"
+		SIZE_HB_MODES="thread-pipe"
 		SIZE_HB_GROUPS="1 4"
-		SIZE_HB_SOCKET_GROUPS="1 4"
 		SIZE_HB_LOOPS_PIPE=100
+		SIZE_HB_SOCKET_MODES="proc-socket"
+		SIZE_HB_SOCKET_GROUPS="1 4"
 		SIZE_HB_LOOPS_SOCKET=5
 		SIZE_HB_LIMIT_S=40
 		SIZE_CT_LOOPS=150
 		SIZE_PIPE_LOOPS=10000
 		SIZE_OVERSUB_MITERS=60
 		SIZE_RT_S=3
+		DEFAULT_CONFIGS="eevdf push push-nobusy push-nosync push-nopreempt"
+		DEFAULT_WORKLOADS=$ALL_WORKLOADS
 		;;
 	full)
-		SIZE_HB_MODES="proc-pipe proc-socket thread-pipe thread-socket"
+		SIZE_HB_MODES="proc-pipe thread-pipe"
 		SIZE_HB_GROUPS="1 2 4 8"
+		SIZE_HB_LOOPS_PIPE=90
+		SIZE_HB_SOCKET_MODES="proc-socket thread-socket"
 		SIZE_HB_SOCKET_GROUPS="1 2"
-		SIZE_HB_LOOPS_PIPE=200
 		SIZE_HB_LOOPS_SOCKET=5
 		SIZE_HB_LIMIT_S=30
-		SIZE_CT_LOOPS=300
+		SIZE_CT_LOOPS=200
 		SIZE_PIPE_LOOPS=20000
-		SIZE_OVERSUB_MITERS=200
+		SIZE_OVERSUB_MITERS=80
 		SIZE_RT_S=3
+		DEFAULT_CONFIGS="eevdf push simple push-nobusy push-nosync push-nopreempt \
+push-nohot push-nopull"
+		DEFAULT_WORKLOADS="hackbench cyclictest oversub"
 		;;
 	*) return 1 ;;
 	esac
@@ -92,6 +119,8 @@ parse_args() {
 	done
 	case $REPS in '' | *[!0-9]* | 0) echo "bench: -r wants a positive integer" >&2; exit 2 ;; esac
 	set_sizes "$SIZE" || { echo "bench: unknown size '$SIZE'" >&2; exit 2; }
+	CONFIGS=${CONFIGS:-$DEFAULT_CONFIGS}
+	WORKLOADS=${WORKLOADS:-$DEFAULT_WORKLOADS}
 	for c in $CONFIGS; do
 		config_args "$c" >/dev/null || { echo "bench: unknown configuration '$c'" >&2; exit 2; }
 	done

@@ -4,9 +4,14 @@
 #
 # A configuration is a name: eevdf (no BPF scheduler: CFS/EEVDF), simple (the
 # tree's scx_simple), push (scx_push with its defaults) and the scx_push
-# ablations push-nopush, push-nopull, push-scanfull, push-llc. scx_push runs
-# with -i 3600 so that it prints nothing during a run; its counters are read
-# on demand with SIGUSR1, which rewrites its --stats-json file.
+# ablations, each with one mechanism off: push-nopush (pushes to idle CPUs),
+# push-nopull (pulls by idle CPUs), push-nobusy (moves between busy CPUs),
+# push-nosync (SCX_WAKE_SYNC placement), push-nopreempt (wakeup preemption;
+# fixed slices), push-nohot (the cache-hot gate of pulls: --mig-cost-us 0),
+# push-scanfull (the overloaded masks: --scan full), push-llc (pulls beyond
+# the LLC: -P llc). scx_push runs with -i 3600 so that it prints nothing
+# during a run; its counters are read on demand with SIGUSR1, which rewrites
+# its --stats-json file.
 
 # The guest tests' helpers: SCX_OPS, scx_state, wait_for_state.
 . ../tests/guest/lib.sh
@@ -16,7 +21,8 @@ SCHED_JSON=/tmp/sched.json
 SCHED_PID=
 LOAD_TIMEOUT_S=${LOAD_TIMEOUT_S:-60}
 
-ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-scanfull push-llc"
+ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-nobusy push-nosync \
+push-nopreempt push-nohot push-scanfull push-llc"
 
 # config_args NAME: the scheduler command line of a configuration.
 config_args() {
@@ -26,6 +32,10 @@ config_args() {
 	push) echo "scx_push" ;;
 	push-nopush) echo "scx_push --no-push" ;;
 	push-nopull) echo "scx_push --no-pull" ;;
+	push-nobusy) echo "scx_push --no-busy" ;;
+	push-nosync) echo "scx_push --no-sync" ;;
+	push-nopreempt) echo "scx_push --no-preempt" ;;
+	push-nohot) echo "scx_push --mig-cost-us 0" ;;
 	push-scanfull) echo "scx_push --scan full" ;;
 	push-llc) echo "scx_push -P llc" ;;
 	*) return 1 ;;

@@ -3,10 +3,11 @@
 # A workload has cases (workload_cases NAME lists them); run_case NAME CASE
 # RAW runs one, keeps the tool's output in RAW and prints its metrics as
 # "METRIC VALUE" lines, every one lower-is-better except share_pct. Sizes come
-# from the SIZE_* settings of bench.sh; a case must take ~2-20 s under TCG.
+# from the SIZE_* settings of bench.sh; a case must take ~0.5-20 s under TCG.
 #
-#   hackbench   rt-tests hackbench, processes/threads x pipe/socket x groups:
-#               time_s for a fixed loop count (one for pipes, one for sockets).
+#   hackbench   rt-tests hackbench over pipes, processes/threads x groups:
+#               time_s for a fixed loop count.
+#   hackbench-socket  the same over sockets (its own loop count).
 #   cyclictest  one SCHED_OTHER measuring thread per CPU (-S) while a
 #               background hackbench keeps every CPU busy: p50/p99/max wakeup
 #               latency in us. Per-sample output (-v), not a histogram: under
@@ -22,21 +23,13 @@
 # EXT_SERVER, EXT_RUNTIME_NS, set_ext_runtime and wait_until come from
 # tests/guest/lib.sh (sourced by sched.sh).
 
-ALL_WORKLOADS="hackbench pipe cyclictest oversub rt"
+ALL_WORKLOADS="hackbench hackbench-socket pipe cyclictest oversub rt"
 
 # workload_cases NAME CONFIG: the cases of a workload, one per line.
 workload_cases() {
-	local mode g groups
 	case $1 in
-	hackbench)
-		for mode in $SIZE_HB_MODES; do
-			case $mode in
-			*-socket) groups=$SIZE_HB_SOCKET_GROUPS ;;
-			*) groups=$SIZE_HB_GROUPS ;;
-			esac
-			for g in $groups; do echo "$mode-g$g"; done
-		done
-		;;
+	hackbench) hackbench_cases "$SIZE_HB_MODES" "$SIZE_HB_GROUPS" ;;
+	hackbench-socket) hackbench_cases "$SIZE_HB_SOCKET_MODES" "$SIZE_HB_SOCKET_GROUPS" ;;
 	cyclictest) echo "hackbench-g1f4" ;;
 	pipe) echo "proc" ;;
 	oversub) echo "2xcpus" ;;
@@ -48,10 +41,18 @@ workload_cases() {
 	esac
 }
 
+# hackbench_cases 'MODE...' 'GROUPS...': MODE-gGROUPS for each pair.
+hackbench_cases() {
+	local mode g
+	for mode in $1; do
+		for g in $2; do echo "$mode-g$g"; done
+	done
+}
+
 # run_case NAME CASE RAW
 run_case() {
 	case $1 in
-	hackbench) run_hackbench "$2" "$3" ;;
+	hackbench | hackbench-socket) run_hackbench "$2" "$3" ;;
 	cyclictest) run_cyclictest "$3" ;;
 	pipe) run_pipe "$3" ;;
 	oversub) run_oversub "$3" ;;
