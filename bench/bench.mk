@@ -16,7 +16,7 @@ initramfs: $(BENCH_OVERSUB)
 bench: initramfs ## CFS vs scx_push, its ablations, scx_simple: 10 interleaved reps (~55 min)
 	$(Q)bench/run $(BENCH_ARGS)
 
-bench-quick: initramfs ## the same comparison, 1 rep, small sizes (< 10 min)
+bench-quick: initramfs ## eevdf, scx_push and 3 ablations on every workload: 1 rep, small sizes (< 10 min)
 	$(Q)bench/run --quick $(BENCH_ARGS)
 
 $(BENCH_OUT):
