@@ -2,12 +2,13 @@
 /*
  * spread: make an imbalance and time how long the scheduler takes to undo it.
  *
- *   spread -n TASKS -f FROM_CPUS -t TO_CPUS [-w WAIT_MS]
+ *   spread -n TASKS -f FROM_CPUS -t TO_CPUS [-w WAIT_MS] [-p POLL_MS]
  *
  * Starts TASKS busy children pinned to FROM_CPUS, then widens their affinity
- * to TO_CPUS and polls every POLL_MS which CPU each child runs on. A child
- * counts as running on a CPU in a poll only if it made progress since the
- * last poll. Prints, after WAIT_MS (default 2000):
+ * to TO_CPUS and polls every POLL_MS (default 10) which CPU each child runs
+ * on. A child counts as running on a CPU in a poll only if it made progress
+ * since the last poll: where children share CPUs with other tasks, POLL_MS
+ * must span a few slices. Prints, after WAIT_MS (default 2000):
  *
  *   spread tasks=N spread_ms=MS final_cpus=K cpus=LIST
  *
@@ -36,6 +37,8 @@ enum {
 	FINAL_MS	= 200,
 };
 
+static int poll_ms = POLL_MS;
+
 struct slot {
 	volatile int		cpu;
 	volatile unsigned long	progress;
@@ -43,7 +46,7 @@ struct slot {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: spread -n TASKS -f FROM_CPUS -t TO_CPUS [-w WAIT_MS]\n");
+	fprintf(stderr, "usage: spread -n TASKS -f FROM_CPUS -t TO_CPUS [-w WAIT_MS] [-p POLL_MS]\n");
 	exit(2);
 }
 
@@ -84,7 +87,7 @@ int main(int argc, char **argv)
 	char list[512];
 	bool have_from = false, have_to = false;
 
-	while ((opt = getopt(argc, argv, "n:f:t:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:f:t:w:p:")) != -1) {
 		switch (opt) {
 		case 'n':
 			tasks = arg_long("-n", optarg, 1, MAX_TASKS);
@@ -98,7 +101,10 @@ int main(int argc, char **argv)
 			have_to = true;
 			break;
 		case 'w':
-			wait_ms = arg_long("-w", optarg, POLL_MS, 3600000);
+			wait_ms = arg_long("-w", optarg, 1, 3600000);
+			break;
+		case 'p':
+			poll_ms = arg_long("-p", optarg, 1, FINAL_MS);
 			break;
 		default:
 			usage();
@@ -137,7 +143,7 @@ int main(int argc, char **argv)
 	while ((elapsed = now_ms() - start) < wait_ms) {
 		int distinct = 0;
 
-		sleep_ms(POLL_MS);
+		sleep_ms(poll_ms);
 		memset(seen, 0, sizeof(seen));
 		for (i = 0; i < tasks; i++) {
 			unsigned long progress = slots[i].progress;
