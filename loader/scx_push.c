@@ -168,6 +168,10 @@ static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq
 	skel->rodata->scan_mode = opts.scan;
 	skel->rodata->push_enabled = opts.push;
 	skel->rodata->pull_enabled = opts.pull;
+	skel->rodata->busy_enabled = opts.busy;
+	skel->rodata->sync_enabled = opts.sync;
+	skel->rodata->preempt_enabled = opts.preempt;
+	skel->rodata->mig_cost_ns = opts.mig_cost_us * 1000;
 	set_topology(skel, t);
 	return skel;
 }
@@ -184,6 +188,30 @@ static int load_scheduler(struct scx_push *skel)
 		return err;
 	}
 	return 0;
+}
+
+/*
+ * What the verifier walked for each program (bpf_prog_info.verified_insns,
+ * as bpftool prog show prints it): the verifier cost of the scheduler.
+ */
+static void print_verified_insns(struct scx_push *skel)
+{
+	struct bpf_prog_info info;
+	struct bpf_program *prog;
+	unsigned long long total = 0;
+	__u32 len;
+
+	printf("scx_push: verified_insns");
+	bpf_object__for_each_program(prog, skel->obj) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_program__fd(prog) < 0 ||
+		    bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			continue;
+		printf(" %s=%u", bpf_program__name(prog), info.verified_insns);
+		total += info.verified_insns;
+	}
+	printf(" total=%llu\n", total);
 }
 
 static struct bpf_link *attach_scheduler(struct scx_push *skel)
@@ -350,10 +378,13 @@ restart:
 		scx_push__destroy(skel);
 		return 1;
 	}
-	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s%s)\n",
+	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s, busy %s, sync %s, preempt %s, mig_cost %lu us%s)\n",
 	       opts.slice_us, opts.pull ? "up to " : "off", opts.pull ?
 	       options_scope_name(opts.scope) : "", opts.push ? "on" : "off",
-	       options_scan_name(opts.scan), opts.partial ? ", SCHED_EXT tasks only" : "");
+	       options_scan_name(opts.scan), opts.busy ? "on" : "off",
+	       opts.sync ? "on" : "off", opts.preempt ? "on" : "off",
+	       opts.mig_cost_us, opts.partial ? ", SCHED_EXT tasks only" : "");
+	print_verified_insns(skel);
 	fflush(stdout);
 
 	clock_gettime(CLOCK_MONOTONIC, &due);

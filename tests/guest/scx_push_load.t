@@ -2,6 +2,7 @@
 # CPU-bound and wakeup-heavy work, dumps its state on SysRq-D (ops.dump and
 # ops.dump_cpu, read through the sched_ext_dump trace event), and unloads
 # cleanly on SIGINT (state disabled, counters reported, no kernel error).
+# Prints what the verifier walked for each program (verified_insns).
 . ./lib.sh
 . ./scx_push.sh
 
@@ -34,6 +35,9 @@ scx_push_stop
 grep -q "^topology: 8 CPUs online (0-7) of 8, 2 NUMA nodes, 4 LLCs" "$SCX_PUSH_LOG" ||
 	fail "topology: $(grep '^topology' "$SCX_PUSH_LOG")"
 grep -q "^  node 1: llc 2 \[4-5\] llc 3 \[6-7\]" "$SCX_PUSH_LOG" || fail "LLCs of node 1 not found"
+insns=$(grep '^scx_push: verified_insns .* total=[0-9]*$' "$SCX_PUSH_LOG") ||
+	fail "no verified_insns line in the scx_push log"
+info "$insns"
 enq=$(sed -n 's/^total queue: enq=\([0-9]*\).*/\1/p' "$SCX_PUSH_LOG")
 [ "${enq:-0}" -gt 0 ] || fail "no enqueue counted (summary: $(grep '^total queue' "$SCX_PUSH_LOG"))"
 expect_clean_dmesg
