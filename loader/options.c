@@ -28,6 +28,10 @@ static const char *const scan_names[] = {
 enum long_only {
 	OPT_NO_PUSH = 0x100,
 	OPT_NO_PULL,
+	OPT_NO_BUSY,
+	OPT_NO_SYNC,
+	OPT_NO_PREEMPT,
+	OPT_MIG_COST,
 	OPT_SCAN,
 	OPT_PARTIAL,
 	OPT_STATS_JSON,
@@ -40,6 +44,10 @@ static const struct option long_options[] = {
 	{ "pull-scope",	required_argument,	NULL, 'P' },
 	{ "no-push",	no_argument,		NULL, OPT_NO_PUSH },
 	{ "no-pull",	no_argument,		NULL, OPT_NO_PULL },
+	{ "no-busy",	no_argument,		NULL, OPT_NO_BUSY },
+	{ "no-sync",	no_argument,		NULL, OPT_NO_SYNC },
+	{ "no-preempt",	no_argument,		NULL, OPT_NO_PREEMPT },
+	{ "mig-cost-us", required_argument,	NULL, OPT_MIG_COST },
 	{ "scan",	required_argument,	NULL, OPT_SCAN },
 	{ "partial",	no_argument,		NULL, OPT_PARTIAL },
 	{ "stats-json",	required_argument,	NULL, OPT_STATS_JSON },
@@ -53,7 +61,8 @@ void options_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 "Usage: %s [-s SLICE_US] [-i INTERVAL_S] [-P llc|node|all] [--no-push]\n"
-"       [--no-pull] [--scan mask|full] [--partial] [--stats-json FILE] [-v] [-h]\n"
+"       [--no-pull] [--no-busy] [--no-sync] [--no-preempt] [--mig-cost-us US]\n"
+"       [--scan mask|full] [--partial] [--stats-json FILE] [-v] [-h]\n"
 "\n"
 "scx_push: a sched_ext scheduler with per-CPU queues that idle CPUs pull from\n"
 "(guided by per-LLC masks of overloaded CPUs) and busy CPUs push to idle ones.\n"
@@ -66,14 +75,19 @@ void options_usage(FILE *f, const char *prog)
 "                            (default all; other nodes only after a wait)\n"
 "      --no-push             never push waiting tasks to idle CPUs\n"
 "      --no-pull             never pull tasks from busy CPUs\n"
-"      --scan MODE           find busy CPUs with the overloaded masks (mask,\n"
+"      --no-busy             never move waiting tasks between busy CPUs\n"
+"      --no-sync             place sync wakeups like any other wakeup\n"
+"      --no-preempt          no wakeup preemption; every slice is SLICE_US\n"
+"      --mig-cost-us US      a task that ran less than US microseconds ago is\n"
+"                            cache hot and not pulled, 0..%d (default %d)\n""      --scan MODE           find busy CPUs with the overloaded masks (mask,\n"
 "                            default) or by looking at every CPU (full)\n"
 "      --partial             schedule only SCHED_EXT tasks, leave others on CFS\n"
 "      --stats-json FILE     write the statistics to FILE as JSON\n"
 "  -v, --verbose             print libbpf's debug messages\n"
 "  -h, --help                print this help and exit\n",
 		prog, OPT_SLICE_US_MIN, OPT_SLICE_US_MAX, OPT_SLICE_US_DFL,
-		OPT_INTERVAL_S_MIN, OPT_INTERVAL_S_MAX, OPT_INTERVAL_S_DFL);
+		OPT_INTERVAL_S_MIN, OPT_INTERVAL_S_MAX, OPT_INTERVAL_S_DFL,
+		OPT_MIG_COST_US_MAX, OPT_MIG_COST_US_DFL);
 }
 
 const char *options_scope_name(int scope)
@@ -153,6 +167,10 @@ static void set_defaults(struct options *o)
 		.scan		= SCX_PUSH_SCAN_MASK,
 		.push		= true,
 		.pull		= true,
+		.busy		= true,
+		.sync		= true,
+		.preempt	= true,
+		.mig_cost_us	= OPT_MIG_COST_US_DFL,
 		.sysfs_root	= root && *root ? root : "/sys",
 	};
 }
@@ -200,6 +218,21 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_NO_PULL:
 			o->pull = false;
+			break;
+		case OPT_NO_BUSY:
+			o->busy = false;
+			break;
+		case OPT_NO_SYNC:
+			o->sync = false;
+			break;
+		case OPT_NO_PREEMPT:
+			o->preempt = false;
+			break;
+		case OPT_MIG_COST:
+			if (!parse_ulong(optarg, 0, OPT_MIG_COST_US_MAX, &o->mig_cost_us))
+				return invalid(err, err_len,
+					       "--mig-cost-us: '%s' is not a time in microseconds from 0 to %d",
+					       optarg, OPT_MIG_COST_US_MAX);
 			break;
 		case OPT_PARTIAL:
 			o->partial = true;

@@ -14,6 +14,8 @@ enum options_limits {
 	OPT_INTERVAL_S_MIN	= 1,
 	OPT_INTERVAL_S_MAX	= 3600,
 	OPT_INTERVAL_S_DFL	= 1,
+	OPT_MIG_COST_US_MAX	= 1000000,
+	OPT_MIG_COST_US_DFL	= 500,
 };
 
 struct options {
@@ -23,6 +25,10 @@ struct options {
 	int		scan;		/* --scan, enum scx_push_scan */
 	bool		push;		/* not --no-push */
 	bool		pull;		/* not --no-pull */
+	bool		busy;		/* not --no-busy */
+	bool		sync;		/* not --no-sync */
+	bool		preempt;	/* not --no-preempt */
+	unsigned long	mig_cost_us;	/* --mig-cost-us */
 	bool		partial;	/* --partial */
 	bool		verbose;	/* -v */
 	const char	*stats_json;	/* --stats-json, NULL if not given */

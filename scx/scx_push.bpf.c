@@ -13,12 +13,21 @@
  * nice levels hold on a CPU. Each CPU keeps its own clock (the largest vtime
  * that started there): a busy CPU's tasks are never measured against an idle
  * CPU's clock, and a task that moves is rebased from the old CPU's clock to
- * the new one. A waking task's credit is capped at one slice. When the
- * running task's slice ends it keeps the CPU while its vtime is below that of
- * the first waiting task.
+ * the new one. A waking task's credit is capped at half a slice (a whole one
+ * with --no-preempt). When the running task's slice ends it keeps the CPU
+ * while its vtime is below that of the first waiting task.
  *
- * Wakeups (ops.select_cpu). The previous CPU if idle, else an idle CPU in its
- * LLC, its node, anywhere allowed; with SMT, a wholly idle core first.
+ * Latency (--no-preempt turns it off). A wakeup queued on a busy CPU whose
+ * vtime is more than the minimum slice (1 ms) behind the running task's
+ * preempts it (SCX_KICK_PREEMPT), and a task's slice is divided by one plus
+ * the number waiting behind it, down to that minimum.
+ *
+ * Wakeups (ops.select_cpu). A sync wakeup (SCX_WAKE_SYNC: the waker is about
+ * to sleep; --no-sync ignores it) whose waker's CPU has nothing waiting goes
+ * to an idle CPU of the waker's LLC, its previous CPU first, or else behind
+ * the waker, which hands it the CPU, with no push. Any other wakeup goes to
+ * the previous CPU if idle, else an idle CPU in its LLC, its node, anywhere
+ * allowed; with SMT, a wholly idle core first.
  *
  * Overloaded masks. Each LLC has a bpf_cpumask of its CPUs that have a
  * movable task waiting behind the running one. ops.enqueue sets a CPU's bit
@@ -32,9 +41,12 @@
  * idle), it walks the overloaded CPUs of its LLC starting after itself, then
  * the other LLCs of its node, then the other nodes, where a task must have
  * waited REMOTE_WAIT_NS first (crossing nodes only pays off for tasks that
- * would otherwise wait). -P limits the levels. It takes one task and stops as
- * soon as work arrives for it. --scan full walks every CPU instead of the
- * masks; it exists to measure what the masks save.
+ * would otherwise wait). -P limits the levels. Of a busy CPU's first few
+ * waiting tasks it takes the first that is not cache hot (ran less than
+ * --mig-cost-us ago, as CFS's task_hot()), and stops as soon as work arrives
+ * for it. A task queued on the CPU meanwhile is run before it goes idle, and
+ * a task queued on another CPU kicks it if it is idle. --scan full walks
+ * every CPU instead of the masks; it exists to measure what the masks save.
  *
  * Push. A task queued behind a running one goes to an idle CPU it may use in
  * the same LLC, else the same node: the CPU is claimed idle, the task is
@@ -42,6 +54,19 @@
  * waiting after it picked one, and the balance timer every TIMER_INTERVAL_NS,
  * move waiting tasks to idle CPUs with scx_bpf_dispatch_from_dsq(). With push
  * off, idle CPUs are only kicked so that they pull.
+ *
+ * Busy balance (--no-busy turns it off). Push and pull only move work
+ * towards idle CPUs; with every CPU busy a CPU with three tasks next to one
+ * with one would stay so. Each timer round measures every LLC once (load =
+ * running + waiting tasks per CPU; its busiest and lightest CPU) and reuses
+ * those sums for its node and the nodes for the system. From the top level
+ * down it moves waiting tasks from the busiest CPU of the busiest group to
+ * the lightest CPU of the lightest group: as many as even the groups out
+ * without reversing the imbalance (CFS's rule), no more than even out the
+ * two CPUs, and accounted so that the levels below see the result; O(CPUs)
+ * a round. It takes from the end of the queue in vtime order tasks that may
+ * run there and waited --mig-cost-us (REMOTE_WAIT_NS across nodes). It
+ * counts tasks, not weights.
  *
  * Higher classes. ops.cpu_release re-enqueues the CPU's local tasks; they go
  * to an idle CPU if there is one. Tasks still queued on a CPU held by an RT or
@@ -56,10 +81,10 @@
  * ops.update_idle); user DSQs are only used with vtime insertion; no
  * cpu_online/offline, so hotplug makes the kernel ask the loader to restart.
  *
- * Limits: no wakeup preemption (a waiting task waits up to one slice); the
- * vtime clocks are per CPU, so fairness between tasks that never share a CPU
- * is left to balancing; a task pinned to a busy CPU waits for it; the timer
- * period and the remote-pull wait are fixed.
+ * Limits: the vtime clocks are per CPU, so fairness between tasks that
+ * never share a CPU is left to balancing, which counts tasks, not weights; a
+ * task pinned to a busy CPU waits for it; the timer period, the minimum
+ * slice and the remote-pull wait are fixed; one timer walks every CPU.
  */
 #include <scx/common.bpf.h>
 #include "scx_push.h"
@@ -70,8 +95,10 @@ char _license[] SEC("license") = "GPL";
 enum consts {
 	TIMER_INTERVAL_NS	= 10 * 1000 * 1000,
 	REMOTE_WAIT_NS		= 1000 * 1000,
+	MIN_SLICE_NS		= 1000 * 1000,	/* floor of a scaled slice */
 	MAX_MOVES		= 8,	/* tasks one CPU moves per push or rescue */
 	MAX_KICKS		= 4,	/* idle CPUs the timer kicks per busy CPU */
+	MAX_CANDIDATES		= 4,	/* queued tasks a pull or busy move looks at */
 };
 
 /* how far a search for a CPU goes, from near to far */
@@ -88,6 +115,10 @@ const volatile u32 pull_scope = SCX_PUSH_SCOPE_ALL;
 const volatile u32 scan_mode = SCX_PUSH_SCAN_MASK;
 const volatile bool push_enabled = true;
 const volatile bool pull_enabled = true;
+const volatile bool busy_enabled = true;
+const volatile bool sync_enabled = true;
+const volatile bool preempt_enabled = true;
+const volatile u64 mig_cost_ns = 500 * 1000;
 
 /* topology, see loader/topology.h for the layout */
 const volatile bool smt_enabled;
@@ -118,6 +149,11 @@ struct {
 
 struct cpu_ctx {
 	u64			vclock;		/* vtime clock of this CPU's DSQ */
+	/* the running task's vtime as of curr_at; curr_weight 0 if none */
+	u64			curr_vtime;
+	u64			curr_at;
+	u32			curr_weight;
+	u32			scanned;	/* DSQs the current pull examined */
 	bool			released;	/* taken by a higher class */
 	struct bpf_cpumask __kptr *tmp;		/* scratch, this CPU's callbacks only */
 };
@@ -156,6 +192,7 @@ struct task_ctx {
 	u64	started;	/* when it last started running or was charged */
 	u64	queued_at;	/* when it was last queued on a per-CPU DSQ */
 	s32	vtime_cpu;	/* the CPU whose clock its dsq_vtime follows */
+	bool	sync_wake;	/* placed behind its waker by ops.select_cpu() */
 };
 
 struct {
@@ -317,10 +354,44 @@ static bool mask_clear_if_empty(s32 cpu)
 	return true;
 }
 
+/* The shortest slice, and the vtime lead a wakee needs to preempt. */
+static inline u64 min_slice(void)
+{
+	return slice_ns < MIN_SLICE_NS ? slice_ns : MIN_SLICE_NS;
+}
+
+/*
+ * The slice of a task starting on @cpu: with preemption on, the slice is
+ * shared with the tasks waiting there, down to min_slice().
+ */
+static u64 task_slice(s32 cpu)
+{
+	s32 queued;
+	u64 slice;
+
+	if (!preempt_enabled)
+		return slice_ns;
+	queued = scx_bpf_dsq_nr_queued(cpu);
+	if (queued <= 0)
+		return slice_ns;
+	slice = slice_ns / (queued + 1);
+	return slice < min_slice() ? min_slice() : slice;
+}
+
+/*
+ * How far behind a CPU's clock a task that slept or waited may start: a
+ * whole slice without preemption; with it, half of one, so that a sleeper
+ * still preempts but a frequent waker does not gain a slice per wakeup.
+ */
+static inline u64 wake_credit(void)
+{
+	return preempt_enabled ? slice_ns / 2 : slice_ns;
+}
+
 /*
  * @p's vtime on @cpu's clock, with the credit of a task that slept or waited
- * capped at one slice. Reading another CPU's clock races with its updates;
- * an error of one update only shifts the task within one slice.
+ * capped by wake_credit(). Reading another CPU's clock races with its
+ * updates; an error of one update only shifts the task within one slice.
  */
 static u64 vtime_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu)
 {
@@ -334,8 +405,8 @@ static u64 vtime_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu)
 		if (octx)
 			vtime = vtime - octx->vclock + cctx->vclock;
 	}
-	if (vtime_before(vtime, cctx->vclock - slice_ns))
-		vtime = cctx->vclock - slice_ns;
+	if (vtime_before(vtime, cctx->vclock - wake_credit()))
+		vtime = cctx->vclock - wake_credit();
 	return vtime;
 }
 
@@ -346,6 +417,32 @@ static void charge(struct task_struct *p, struct task_ctx *tctx)
 
 	p->scx.dsq_vtime += (now - tctx->started) * 100 / p->scx.weight;
 	tctx->started = now;
+}
+
+/* Record that @p runs on @cpu from now on with its current vtime. */
+static void set_curr(struct cpu_ctx *cctx, struct task_struct *p, u64 now)
+{
+	cctx->curr_vtime = p->scx.dsq_vtime;
+	cctx->curr_at = now;
+	cctx->curr_weight = p->scx.weight;
+}
+
+/*
+ * Whether a task queued on @cpu with @vtime is more than min_slice() behind
+ * the task running there, counting what that one ran since it started. The
+ * fields are another CPU's and read without its lock: a torn read costs one
+ * needless preemption or one slice of waiting.
+ */
+static bool should_preempt(s32 cpu, u64 vtime)
+{
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+	u64 curr;
+
+	if (!cctx || cctx->released || !cctx->curr_weight)
+		return false;
+	curr = cctx->curr_vtime +
+	       (bpf_ktime_get_ns() - cctx->curr_at) * 100 / cctx->curr_weight;
+	return vtime_before(vtime + min_slice(), curr);
 }
 
 /* The vtime of the first task waiting on @cpu's DSQ; false if none. */
@@ -449,9 +546,9 @@ static u32 pull_max_level(void)
 	}
 }
 
-/* Queue @p on @cpu's DSQ, behind the running task. */
-static void queue_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
-		     u64 enq_flags)
+/* Queue @p on @cpu's DSQ, behind the running task; returns its vtime. */
+static u64 queue_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
+		    u64 enq_flags)
 {
 	u64 vtime = vtime_on(p, tctx, cpu);
 
@@ -461,6 +558,39 @@ static void queue_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
 	stat_inc(STAT_QUEUED);
 	if (!task_pinned(p))
 		mask_set(cpu);
+	return vtime;
+}
+
+static inline bool same_llc(s32 a, s32 b)
+{
+	return cpu_llc[cpu_idx(a)] == cpu_llc[cpu_idx(b)];
+}
+
+/*
+ * A sync wakeup: the waker is about to sleep. If nothing waits on the
+ * waker's CPU and @p may run there, @p goes to an idle CPU of the waker's
+ * LLC, its previous CPU first, or else behind the waker, which will hand it
+ * the CPU (*@idle false). False: place @p as any other wakeup.
+ */
+static bool place_sync(struct task_struct *p, s32 prev_cpu, s32 *cpu, bool *idle)
+{
+	s32 this_cpu = bpf_get_smp_processor_id(), found;
+
+	if (!cpu_usable(this_cpu) || !bpf_cpumask_test_cpu(this_cpu, p->cpus_ptr) ||
+	    scx_bpf_dsq_nr_queued(this_cpu) > 0 ||
+	    scx_bpf_dsq_nr_queued(SCX_DSQ_LOCAL) > 0)
+		return false;
+	*idle = true;
+	if (cpu_usable(prev_cpu) && same_llc(prev_cpu, this_cpu) &&
+	    bpf_cpumask_test_cpu(prev_cpu, p->cpus_ptr) &&
+	    scx_bpf_test_and_clear_cpu_idle(prev_cpu)) {
+		*cpu = prev_cpu;
+		return true;
+	}
+	found = pick_idle_at(p, this_cpu, LEVEL_LLC, this_tmp_mask(), 0);
+	*idle = found >= 0;
+	*cpu = *idle ? found : this_cpu;
+	return true;
 }
 
 s32 BPF_STRUCT_OPS(push_select_cpu, struct task_struct *p, s32 prev_cpu,
@@ -470,8 +600,21 @@ s32 BPF_STRUCT_OPS(push_select_cpu, struct task_struct *p, s32 prev_cpu,
 		       cpu_usable(prev_cpu);
 	struct bpf_cpumask *tmp = this_tmp_mask();
 	const struct cpumask *idle_smt;
-	bool prev_core_idle = true;
+	bool prev_core_idle = true, idle;
+	struct task_ctx *tctx;
 	s32 cpu;
+
+	if (sync_enabled && (wake_flags & SCX_WAKE_SYNC) &&
+	    place_sync(p, prev_cpu, &cpu, &idle)) {
+		stat_inc(STAT_SYNC_WAKE);
+		if (idle) {
+			stat_inc(STAT_IDLE_DSP);
+			dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, 0);
+		} else if ((tctx = lookup_task_ctx(p))) {
+			tctx->sync_wake = true;
+		}
+		return cpu;
+	}
 
 	if (prev_ok && smt_enabled) {
 		idle_smt = scx_bpf_get_idle_smtmask();
@@ -511,6 +654,8 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	s32 cpu = scx_bpf_task_cpu(p), idle;
 	struct task_ctx *tctx;
+	bool sync;
+	u64 vtime;
 
 	stat_inc(STAT_ENQ);
 	/*
@@ -527,6 +672,8 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 	tctx = lookup_task_ctx(p);
 	if (!tctx)
 		return;
+	sync = tctx->sync_wake;
+	tctx->sync_wake = false;
 
 	/* Its CPU was taken by a higher class: anywhere idle is better. */
 	if (enq_flags & SCX_ENQ_REENQ) {
@@ -548,6 +695,12 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 
+	/* Placed behind its waker, which is about to hand it the CPU. */
+	if (sync && cpu == bpf_get_smp_processor_id()) {
+		queue_on(p, tctx, cpu, enq_flags);
+		return;
+	}
+
 	/* @cpu is busy: push @p to an idle CPU of its LLC or node. */
 	if (push_enabled && !task_pinned(p)) {
 		stat_inc(STAT_PUSH_TRY);
@@ -560,7 +713,19 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 		}
 	}
 
-	queue_on(p, tctx, cpu, enq_flags);
+	vtime = queue_on(p, tctx, cpu, enq_flags);
+	if (preempt_enabled && (enq_flags & SCX_ENQ_WAKEUP) &&
+	    should_preempt(cpu, vtime)) {
+		scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
+		stat_inc(STAT_PREEMPT);
+	} else if (cpu != bpf_get_smp_processor_id()) {
+		/*
+		 * @cpu may be past the check of its own queue in
+		 * ops.dispatch() and about to go idle: an idle kick wakes it
+		 * then, and costs nothing while it runs a task.
+		 */
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	}
 	if (pull_enabled && !push_enabled && !task_pinned(p))
 		kick_puller(p, cpu);
 }
@@ -608,18 +773,54 @@ enum pull_result {
 };
 
 /*
+ * Move to @cpu's local DSQ the first of the tasks waiting on @victim, in
+ * vtime order, that may run on @cpu and is not cache hot: it last ran at
+ * least mig_cost_ns ago (CFS's task_hot()). Across nodes a task must also
+ * have waited REMOTE_WAIT_NS.
+ */
+static bool pull_task(s32 cpu, s32 victim, u32 level)
+{
+	u64 now = bpf_ktime_get_ns();
+	struct task_struct *p;
+	struct task_ctx *tctx;
+	u32 seen = 0;
+
+	bpf_for_each(scx_dsq, p, victim, 0) {
+		if (++seen > MAX_CANDIDATES)
+			break;
+		if (task_pinned(p) || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+			continue;
+		tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0);
+		if (!tctx)
+			continue;
+		if (level == LEVEL_ALL && now - tctx->queued_at < REMOTE_WAIT_NS)
+			continue;
+		if (now - tctx->started < mig_cost_ns) {
+			stat_inc(STAT_PULL_HOT);
+			continue;
+		}
+		if (dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL, 0))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Pull one task from the DSQ of a busy CPU of LLC @llc into @cpu's local DSQ,
  * looking at the CPUs in order from position @start. Counts the DSQs it
- * examines in @scanned.
+ * examines in @cpu's cpu_ctx. Global, so that it is verified once, not once
+ * per caller and loop.
  */
-static enum pull_result pull_from_llc(s32 cpu, u32 llc, u32 start, u32 level,
-				      u32 *scanned)
+__noinline int pull_from_llc(s32 cpu, u32 llc, u32 start, u32 level)
 {
 	struct bpf_cpumask *mask = NULL;
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 	struct llc_ctx *lctx;
 	u32 first, nr, i;
 	s32 victim;
 
+	if (!cctx)
+		return PULL_NONE;
 	if (scan_mode == SCX_PUSH_SCAN_MASK) {
 		lctx = lookup_llc_ctx(llc);
 		mask = lctx ? lctx->overloaded : NULL;
@@ -636,7 +837,7 @@ static enum pull_result pull_from_llc(s32 cpu, u32 llc, u32 start, u32 level,
 			continue;
 		if (work_arrived(cpu))
 			return PULL_ABORT;
-		(*scanned)++;
+		cctx->scanned++;
 		if (scx_bpf_dsq_nr_queued(victim) <= 0) {
 			if (mask) {
 				stat_inc(STAT_MASK_STALE);
@@ -644,9 +845,7 @@ static enum pull_result pull_from_llc(s32 cpu, u32 llc, u32 start, u32 level,
 			}
 			continue;
 		}
-		if (level == LEVEL_ALL && !dsq_head_movable(victim, REMOTE_WAIT_NS))
-			continue;
-		if (dsq_move_to_local(victim)) {
+		if (pull_task(cpu, victim, level)) {
 			mask_clear_if_empty(victim);
 			return PULL_FOUND;
 		}
@@ -667,7 +866,7 @@ static const u32 pull_ok_stat[NR_LEVELS] = {
 };
 
 /* The LLCs of one level around @cpu: its own, the rest of its node, the rest. */
-static enum pull_result pull_level(s32 cpu, u32 level, u32 *scanned)
+static enum pull_result pull_level(s32 cpu, u32 level)
 {
 	u32 llc = cpu_llc[cpu_idx(cpu)];
 	u32 node = llc_node[cpu_idx(llc)];
@@ -675,14 +874,14 @@ static enum pull_result pull_level(s32 cpu, u32 level, u32 *scanned)
 	enum pull_result res;
 
 	if (level == LEVEL_LLC)
-		return pull_from_llc(cpu, llc, cpu_pos[cpu_idx(cpu)] + 1, level, scanned);
+		return pull_from_llc(cpu, llc, cpu_pos[cpu_idx(cpu)] + 1, level);
 
 	if (level == LEVEL_NODE) {
 		first = node_first_llc[node_idx(node)];
 		nr = node_nr_llcs[node_idx(node)];
 		bpf_for(i, 1, nr) {
 			l = first + (llc - first + i) % nr;
-			res = pull_from_llc(cpu, l, cpu, level, scanned);
+			res = pull_from_llc(cpu, l, cpu, level);
 			if (res != PULL_NONE)
 				return res;
 		}
@@ -694,7 +893,7 @@ static enum pull_result pull_level(s32 cpu, u32 level, u32 *scanned)
 		first = node_first_llc[other];
 		nr = node_nr_llcs[other];
 		bpf_for(j, 0, nr) {
-			res = pull_from_llc(cpu, first + j, cpu, level, scanned);
+			res = pull_from_llc(cpu, first + j, cpu, level);
 			if (res != PULL_NONE)
 				return res;
 		}
@@ -705,23 +904,27 @@ static enum pull_result pull_level(s32 cpu, u32 level, u32 *scanned)
 /* The newidle balance: pull one task, nearest busy CPUs first. */
 static enum pull_result pull(s32 cpu)
 {
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 	enum pull_result res = PULL_NONE;
 	u64 started = bpf_ktime_get_ns();
-	u32 level, scanned = 0;
+	u32 level;
 
+	if (!cctx)
+		return PULL_NONE;
+	cctx->scanned = 0;
 	bpf_for(level, 0, pull_max_level() + 1) {
 		if (level >= NR_LEVELS)
 			break;
 		stat_inc(pull_try_stat[level]);
-		res = pull_level(cpu, level, &scanned);
+		res = pull_level(cpu, level);
 		if (res == PULL_FOUND)
 			stat_inc(pull_ok_stat[level]);
 		if (res != PULL_NONE)
 			break;
 	}
-	stat_add(STAT_PULL_SCAN, scanned);
+	stat_add(STAT_PULL_SCAN, cctx->scanned);
 	if (res == PULL_FOUND)
-		stat_add(STAT_PULL_SCAN_OK, scanned);
+		stat_add(STAT_PULL_SCAN_OK, cctx->scanned);
 	else if (res == PULL_ABORT)
 		stat_inc(STAT_PULL_ABORT);
 	stat_add(STAT_PULL_NS, bpf_ktime_get_ns() - started);
@@ -750,7 +953,8 @@ static bool keep_prev(struct task_struct *prev, s32 cpu)
 	 */
 	if (vtime_before(cctx->vclock, prev->scx.dsq_vtime))
 		cctx->vclock = prev->scx.dsq_vtime;
-	prev->scx.slice = slice_ns;
+	set_curr(cctx, prev, tctx->started);
+	prev->scx.slice = task_slice(cpu);
 	stat_inc(STAT_KEEP);
 	return true;
 }
@@ -780,8 +984,10 @@ void BPF_STRUCT_OPS(push_dispatch, s32 cpu, struct task_struct *prev)
 		keep_prev(prev, cpu);
 		return;
 	}
-	if (pull_enabled && pull(cpu) == PULL_ABORT &&
-	    scx_bpf_dsq_nr_queued(cpu) > 0)
+	if (pull_enabled && pull(cpu) == PULL_FOUND)
+		return;
+	/* queued here while this CPU pulled, or while it found nothing */
+	if (scx_bpf_dsq_nr_queued(cpu) > 0)
 		dsq_move_to_local(cpu);
 }
 
@@ -810,14 +1016,19 @@ void BPF_STRUCT_OPS(push_running, struct task_struct *p)
 	if (vtime_before(cctx->vclock, p->scx.dsq_vtime))
 		cctx->vclock = p->scx.dsq_vtime;
 	tctx->started = bpf_ktime_get_ns();
+	set_curr(cctx, p, tctx->started);
+	p->scx.slice = task_slice(cpu);
 }
 
 void BPF_STRUCT_OPS(push_stopping, struct task_struct *p, bool runnable)
 {
+	struct cpu_ctx *cctx = lookup_cpu_ctx(scx_bpf_task_cpu(p));
 	struct task_ctx *tctx = lookup_task_ctx(p);
 
 	if (tctx)
 		charge(p, tctx);
+	if (cctx)
+		cctx->curr_weight = 0;
 }
 
 void BPF_STRUCT_OPS(push_enable, struct task_struct *p)
@@ -875,6 +1086,20 @@ static s32 pick_running_cpu(struct task_struct *p, s32 src)
 	return -1;
 }
 
+/* Move @p, met by the DSQ iterator @it, to the queue of @dst. */
+static __always_inline bool move_to_queue(struct bpf_iter_scx_dsq *it,
+					  struct task_struct *p,
+					  struct task_ctx *tctx, s32 dst)
+{
+	dsq_move_set_vtime(it, vtime_on(p, tctx, dst));
+	if (!dsq_move_vtime(it, p, dst, 0))
+		return false;
+	tctx->vtime_cpu = dst;
+	tctx->queued_at = bpf_ktime_get_ns();
+	mask_set(dst);
+	return true;
+}
+
 /*
  * @src is held by a higher class: move its waiting tasks to an idle CPU, or
  * to the queue of a CPU sched_ext still runs on. Tasks pinned to @src stay.
@@ -905,12 +1130,9 @@ static void rescue_queued(s32 src, struct bpf_cpumask *tmp)
 		dst = pick_running_cpu(p, src);
 		if (dst < 0)
 			continue;
-		dsq_move_set_vtime(BPF_FOR_EACH_ITER, vtime_on(p, tctx, dst));
-		if (dsq_move_vtime(BPF_FOR_EACH_ITER, p, dst, 0)) {
-			tctx->vtime_cpu = dst;
+		if (move_to_queue(BPF_FOR_EACH_ITER, p, tctx, dst)) {
 			moved++;
 			stat_inc(STAT_RESCUE);
-			mask_set(dst);
 			scx_bpf_kick_cpu(dst, SCX_KICK_IDLE);
 		}
 	}
@@ -978,6 +1200,279 @@ static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
 	}
 }
 
+/*
+ * Busy balance. One timer round's view of an LLC, measured once and reused
+ * at the node and system levels (seed 009: statistics computed once per
+ * level and propagated up). A CPU's load is its running task plus those
+ * waiting on its DSQ.
+ */
+struct llc_load {
+	s32	load;		/* of all its CPUs */
+	s32	busiest;	/* the CPU with the most load and a waiting task, or -1 */
+	s32	busiest_load;
+	s32	lightest;	/* the CPU with the least load sched_ext runs on, or -1 */
+	s32	lightest_load;
+};
+
+struct node_load {
+	s32	load;
+	s32	nr_cpus;
+	s32	busiest_llc;	/* with the most load per CPU and a busiest CPU, or -1 */
+	s32	lightest_llc;	/* with the least load per CPU and a lightest CPU, or -1 */
+};
+
+static struct llc_load llc_loads[SCX_PUSH_MAX_LLCS];
+static struct node_load node_loads[SCX_PUSH_MAX_NODES];
+
+static const u32 busy_stat[NR_LEVELS] = {
+	[LEVEL_LLC]	= STAT_BUSY_LLC,
+	[LEVEL_NODE]	= STAT_BUSY_NODE,
+	[LEVEL_ALL]	= STAT_BUSY_REMOTE,
+};
+
+static inline struct llc_load *llc_load_of(u32 llc)
+{
+	return &llc_loads[llc & (SCX_PUSH_MAX_LLCS - 1)];
+}
+
+/*
+ * How many tasks to move from a group with load @b on @nb CPUs to one with
+ * load @l on @nl CPUs so that the first stays at least as loaded per CPU as
+ * the second: a move never reverses an imbalance, so no task moves back and
+ * forth (CFS's rule). For two CPUs: half their difference.
+ */
+static inline s32 moves_to_even(s32 b, s32 nb, s32 l, s32 nl)
+{
+	s32 excess = b * nl - l * nb;
+
+	return excess > 0 && nb + nl > 0 ? (u32)excess / (u32)(nb + nl) : 0;
+}
+
+/* Whether @a on @na CPUs is more loaded per CPU than @b on @nb. */
+static inline bool heavier(s32 a, s32 na, s32 b, s32 nb)
+{
+	return a * nb > b * na;
+}
+
+/* Fill llc_loads[@llc] from its CPUs' DSQs and the idle mask. */
+__noinline int measure_llc(u32 llc)
+{
+	struct llc_load *ll = llc_load_of(llc);
+	u32 first = llc_first[cpu_idx(llc)], nr = llc_nr[cpu_idx(llc)], i;
+	const struct cpumask *idle = scx_bpf_get_idle_cpumask();
+	struct cpu_ctx *cctx;
+	s32 cpu, queued, load;
+
+	ll->load = 0;
+	ll->busiest = ll->lightest = -1;
+	ll->busiest_load = ll->lightest_load = 0;
+	bpf_for(i, 0, nr) {
+		cpu = llc_cpus[cpu_idx(first + i)];
+		cctx = lookup_cpu_ctx(cpu);
+		if (!cctx)
+			continue;
+		queued = scx_bpf_dsq_nr_queued(cpu);
+		if (queued < 0)
+			queued = 0;
+		load = queued + !bpf_cpumask_test_cpu(cpu, idle);
+		ll->load += load;
+		if (queued > 0 && (ll->busiest < 0 || load > ll->busiest_load)) {
+			ll->busiest = cpu;
+			ll->busiest_load = load;
+		}
+		if (!cctx->released && (ll->lightest < 0 || load < ll->lightest_load)) {
+			ll->lightest = cpu;
+			ll->lightest_load = load;
+		}
+	}
+	scx_bpf_put_idle_cpumask(idle);
+	return 0;
+}
+
+/*
+ * Move one task waiting on @src to the queue of @dst: of the last
+ * MAX_CANDIDATES in vtime order (the least urgent), the first that may run
+ * on @dst and waited mig_cost_ns there, REMOTE_WAIT_NS across nodes. A moved
+ * task counts as queued anew, so it does not move on in the same round.
+ * Returns 1 if one moved. The balance timer belongs to the sleepable
+ * ops.init(), so a global function it calls takes the RCU read lock itself.
+ */
+__noinline int busy_move_one(s32 src, s32 dst, u32 level)
+{
+	u64 now = bpf_ktime_get_ns(), wait;
+	struct task_struct *p;
+	struct task_ctx *tctx;
+	u32 seen = 0;
+	int moved = 0;
+
+	if (!cpu_usable(src) || !cpu_usable(dst) || level >= NR_LEVELS)
+		return 0;
+	wait = level == LEVEL_ALL ? REMOTE_WAIT_NS : mig_cost_ns;
+	bpf_rcu_read_lock();
+	bpf_for_each(scx_dsq, p, src, SCX_DSQ_ITER_REV) {
+		if (++seen > MAX_CANDIDATES)
+			break;
+		if (task_pinned(p) || !bpf_cpumask_test_cpu(dst, p->cpus_ptr))
+			continue;
+		tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0);
+		if (!tctx || now - tctx->queued_at < wait)
+			continue;
+		moved = move_to_queue(BPF_FOR_EACH_ITER, p, tctx, dst);
+		break;
+	}
+	if (moved) {
+		stat_inc(busy_stat[level]);
+		mask_clear_if_empty(src);
+		scx_bpf_kick_cpu(dst, SCX_KICK_IDLE);
+	}
+	bpf_rcu_read_unlock();
+	return moved;
+}
+
+/*
+ * Move up to @nr (at most MAX_MOVES) tasks from @src to @dst, one at a time
+ * so that the DSQ walk is verified once; returns how many moved.
+ */
+static s32 busy_move(s32 src, s32 dst, u32 level, s32 nr)
+{
+	s32 moved = 0, i;
+
+	bpf_for(i, 0, nr < MAX_MOVES ? nr : MAX_MOVES) {
+		if (!busy_move_one(src, dst, level))
+			break;
+		moved++;
+	}
+	return moved;
+}
+
+/*
+ * From the busiest CPU of @from to the lightest CPU of @to, as many tasks as
+ * even out their groups (@n), but no more than even out the two CPUs: a CPU
+ * that gave too much would take back from its siblings. The moves are
+ * accounted in this round's view, so that the levels below see the loads
+ * after them.
+ */
+static void busy_move_between(struct llc_load *from, struct llc_load *to,
+			      s32 n, u32 level)
+{
+	s32 diff = from->busiest_load - to->lightest_load;
+	s32 cap = diff > 1 ? (u32)diff / 2 : 1;
+
+	if (n > cap)
+		n = cap;
+	n = busy_move(from->busiest, to->lightest, level, n);
+	from->load -= n;
+	from->busiest_load -= n;
+	to->load += n;
+	to->lightest_load += n;
+}
+
+/*
+ * Sum up @node's LLCs in node_loads[@node] and find its LLCs with the most
+ * and the least load per CPU that have a CPU to move from and to.
+ */
+__noinline int measure_node(u32 node)
+{
+	struct node_load *nl = &node_loads[node_idx(node)];
+	u32 first = node_first_llc[node_idx(node)], i, llc;
+	struct llc_load *ll, *bl = NULL, *lt = NULL;
+	s32 nb = 1, nlt = 1, n;
+
+	nl->load = nl->nr_cpus = 0;
+	nl->busiest_llc = nl->lightest_llc = -1;
+	bpf_for(i, 0, node_nr_llcs[node_idx(node)]) {
+		llc = first + i;
+		ll = llc_load_of(llc);
+		n = llc_nr[cpu_idx(llc)];
+		nl->load += ll->load;
+		nl->nr_cpus += n;
+		if (ll->busiest >= 0 && (!bl || heavier(ll->load, n, bl->load, nb))) {
+			nl->busiest_llc = llc;
+			bl = ll;
+			nb = n;
+		}
+		if (ll->lightest >= 0 && (!lt || heavier(lt->load, nlt, ll->load, n))) {
+			nl->lightest_llc = llc;
+			lt = ll;
+			nlt = n;
+		}
+	}
+	return 0;
+}
+
+/* Between the busiest and the lightest LLC of @node. */
+__noinline int balance_node(u32 node)
+{
+	struct node_load *nl = &node_loads[node_idx(node)];
+	s32 b, l, n;
+
+	measure_node(node);
+	b = nl->busiest_llc;
+	l = nl->lightest_llc;
+	if (b < 0 || l < 0 || b == l)
+		return 0;
+	n = moves_to_even(llc_load_of(b)->load, llc_nr[cpu_idx(b)],
+			  llc_load_of(l)->load, llc_nr[cpu_idx(l)]);
+	if (n > 0)
+		busy_move_between(llc_load_of(b), llc_load_of(l), n, LEVEL_NODE);
+	return 0;
+}
+
+/* Between the busiest and the lightest node. */
+static void balance_nodes(void)
+{
+	struct node_load *nl, *bn = NULL, *ln = NULL;
+	u32 node;
+	s32 n;
+
+	bpf_for(node, 0, nr_nodes) {
+		measure_node(node);
+		nl = &node_loads[node_idx(node)];
+		if (!nl->nr_cpus)
+			continue;
+		if (nl->busiest_llc >= 0 &&
+		    (!bn || heavier(nl->load, nl->nr_cpus, bn->load, bn->nr_cpus)))
+			bn = nl;
+		if (nl->lightest_llc >= 0 &&
+		    (!ln || heavier(ln->load, ln->nr_cpus, nl->load, nl->nr_cpus)))
+			ln = nl;
+	}
+	if (!bn || !ln || bn == ln)
+		return;
+	n = moves_to_even(bn->load, bn->nr_cpus, ln->load, ln->nr_cpus);
+	if (n > 0)
+		busy_move_between(llc_load_of(bn->busiest_llc),
+				  llc_load_of(ln->lightest_llc), n, LEVEL_ALL);
+}
+
+/*
+ * Even out busy CPUs from the top: between nodes, then between the LLCs of
+ * each node, as far as -P allows, then within each LLC; one pair of CPUs
+ * per group and level each round, O(CPUs) per round. A task moved in a
+ * round waits there before it can move again.
+ */
+static void busy_balance(void)
+{
+	struct llc_load *ll;
+	u32 llc, node;
+
+	bpf_for(llc, 0, nr_llcs)
+		measure_llc(llc);
+	if (pull_max_level() == LEVEL_ALL && nr_nodes > 1)
+		balance_nodes();
+	if (pull_max_level() >= LEVEL_NODE) {
+		bpf_for(node, 0, nr_nodes)
+			balance_node(node);
+	}
+	bpf_for(llc, 0, nr_llcs) {
+		ll = llc_load_of(llc);
+		if (ll->busiest >= 0 && ll->lightest >= 0 &&
+		    ll->busiest_load - ll->lightest_load >= 2)
+			busy_move(ll->busiest, ll->lightest, LEVEL_LLC,
+				  (u32)(ll->busiest_load - ll->lightest_load) / 2);
+	}
+}
+
 static int balance_timerfn(void *map, int *key, struct balance_timer *bt)
 {
 	struct task_struct *current = (void *)bpf_get_current_task_btf();
@@ -1000,6 +1495,8 @@ static int balance_timerfn(void *map, int *key, struct balance_timer *bt)
 			balance_cpu(cpu, bt->tmp);
 	}
 	bpf_rcu_read_unlock();
+	if (busy_enabled)
+		busy_balance();
 out:
 	bpf_timer_start(&bt->timer, TIMER_INTERVAL_NS, 0);
 	return 0;

@@ -33,7 +33,9 @@ enum scx_push_scan {
  */
 #define SCX_PUSH_STAT_GROUPS(X)							\
 	X(QUEUE,	"queue")						\
+	X(WAKE,		"wake")							\
 	X(PUSH,		"push")							\
+	X(BUSY,		"busy")							\
 	X(PULL,		"pull")							\
 	X(MASK,		"mask")							\
 	X(RELEASE,	"release")
@@ -45,9 +47,14 @@ enum scx_push_scan {
 	X(QUEUED,	queued,		QUEUE,	"tasks queued on a per-CPU pushable DSQ") \
 	X(KEEP,		keep,		QUEUE,	"dispatches that kept the previous task running") \
 	X(TIMER,	timer,		QUEUE,	"balance timer runs")		\
+	X(SYNC_WAKE,	sync_wake,	WAKE,	"sync wakeups placed on or near the waker's CPU") \
+	X(PREEMPT,	preempt,	WAKE,	"wakeups that preempted the running task") \
 	X(PUSH_TRY,	push_try,	PUSH,	"push attempts for a task queued behind a running one") \
 	X(PUSH_OK,	push_ok,	PUSH,	"tasks pushed to an idle CPU at enqueue") \
 	X(PUSH_MOVE,	push_move,	PUSH,	"queued tasks moved to an idle CPU by dispatch or the timer") \
+	X(BUSY_LLC,	busy_llc,	BUSY,	"tasks moved between busy CPUs of an LLC") \
+	X(BUSY_NODE,	busy_node,	BUSY,	"tasks moved between busy LLCs of a node") \
+	X(BUSY_REMOTE,	busy_remote,	BUSY,	"tasks moved between busy nodes") \
 	X(PULL_LLC_TRY,	pull_llc_try,	PULL,	"pulls that searched the own LLC") \
 	X(PULL_LLC,	pull_llc,	PULL,	"tasks pulled from the own LLC") \
 	X(PULL_NODE_TRY, pull_node_try,	PULL,	"pulls that searched the other LLCs of the node") \
@@ -56,6 +63,7 @@ enum scx_push_scan {
 	X(PULL_REMOTE,	pull_remote,	PULL,	"tasks pulled from another node") \
 	X(PULL_SCAN,	pull_scan,	PULL,	"CPUs examined by pulls")	\
 	X(PULL_SCAN_OK,	pull_scan_ok,	PULL,	"CPUs examined by pulls that found a task") \
+	X(PULL_HOT,	pull_hot,	PULL,	"cache-hot tasks a pull passed over") \
 	X(PULL_ABORT,	pull_abort,	PULL,	"pulls stopped early because work arrived") \
 	X(PULL_KICK,	pull_kick,	PULL,	"idle CPUs kicked to pull")	\
 	X(PULL_NS,	pull_ns,	PULL,	"time spent pulling (ns)")	\

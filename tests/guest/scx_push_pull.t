@@ -1,7 +1,7 @@
 # Pull: 8 busy tasks started on CPU 0 (LLC 0-1) and then allowed on every CPU
-# spread over all 8 CPUs within 1 s with pull alone (--no-push), pulling at
-# the LLC and node levels, and with push and pull; without either (control)
-# they stay where they are. Prints the mean number of CPUs a successful pull
+# spread over all 8 CPUs within 1 s with pull alone (--no-push --no-busy),
+# pulling at the LLC and node levels, and with every mechanism on; without
+# push, pull and busy balance (control) they stay where they are. Prints the mean number of CPUs a successful pull
 # examined, with the overloaded masks and with --scan full.
 . ./lib.sh
 . ./scx_push.sh
@@ -18,14 +18,14 @@ expect_spread() {
 	info "$what: spread in $ms ms ($out)"
 }
 
-scx_push_start --no-pull --no-push
+scx_push_start --no-pull --no-push --no-busy
 out=$(imbalance)
 scx_push_stop
 cpus=$(field final_cpus "$out")
 [ "$cpus" -le 2 ] || fail "without push and pull the tasks still spread over $cpus CPUs ($out)"
-info "control (--no-pull --no-push): tasks stay on $cpus CPU(s) ($out)"
+info "control (--no-pull --no-push --no-busy): tasks stay on $cpus CPU(s) ($out)"
 
-scx_push_start --no-push
+scx_push_start --no-push --no-busy
 out=$(imbalance)
 scx_push_stop
 expect_spread "pull only" "$out"
@@ -40,7 +40,7 @@ scx_push_start
 expect_spread "push and pull" "$(imbalance)"
 scx_push_stop
 
-scx_push_start --no-push --scan full
+scx_push_start --no-push --no-busy --scan full
 expect_spread "pull only, --scan full" "$(imbalance)"
 scx_push_stop
 full=$(scx_push_stat scan_per_pull)

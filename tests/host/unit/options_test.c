@@ -66,6 +66,7 @@ static const struct {
 	{ "-P",			"is not a pull scope",			{ "LLC", "cpu" } },
 	{ "--pull-scope",	"is not a pull scope",			{ "nodes", "all," } },
 	{ "--scan",		"is not a scan mode",			{ "Mask", "none" } },
+	{ "--mig-cost-us",	"is not a time in microseconds",	{ "1000001", "4294967296" } },
 };
 
 static void test_bad_values(void)
@@ -96,6 +97,13 @@ int main(void)
 	      !opts.partial && !opts.verbose && !opts.stats_json &&
 	      opts.scope == SCX_PUSH_SCOPE_ALL && opts.scan == SCX_PUSH_SCAN_MASK,
 	      "defaults: 20 ms slice, 1 s interval, push and pull up to all nodes, masks");
+	CHECK(opts.busy && opts.sync && opts.preempt && opts.mig_cost_us == 500,
+	      "defaults: busy balance, sync placement, preemption, 500 us migration cost");
+	CHECK(parse("--no-busy --no-sync --no-preempt --mig-cost-us 0") == OPTIONS_RUN &&
+	      !opts.busy && !opts.sync && !opts.preempt && opts.mig_cost_us == 0 &&
+	      opts.push && opts.pull, "the v2 ablations, each off alone");
+	CHECK(parse("--mig-cost-us=1000000") == OPTIONS_RUN && opts.mig_cost_us == 1000000,
+	      "--mig-cost-us: the top of its range");
 
 	CHECK(parse("-s 500 -i 2 -P node --no-push --scan full --partial --stats-json /tmp/s.json -v")
 	      == OPTIONS_RUN, "every option at once");
@@ -121,6 +129,9 @@ int main(void)
 	expect_invalid("-i 0.5", "'0.5' is not an interval");
 	expect_invalid("-P cpu", "-P: 'cpu' is not a pull scope (llc, node or all)");
 	expect_invalid("--scan some", "--scan: 'some' is not a scan mode (mask or full)");
+	expect_invalid("--mig-cost-us 1ms",
+		       "--mig-cost-us: '1ms' is not a time in microseconds from 0 to 1000000");
+	expect_invalid("--no-busy=1", "--no-busy=1");
 	expect_invalid("--bogus", "unknown option '--bogus'");
 	expect_invalid("-x", "unknown option '-x'");
 	expect_invalid("-vx", "unknown option '-x'");

@@ -1,0 +1,33 @@
+# Wakeup preemption: a periodic SCHED_OTHER task (cyclictest, 10 ms period)
+# shares CPU 3 with a busy task. Its wakeups are far behind the busy task in
+# vtime, so they preempt it: its median wakeup latency stays well below the
+# slice. With --no-preempt (control) it waits for the busy task's slice to
+# end, on average half of a slice (20 ms).
+. ./lib.sh
+. ./scx_push.sh
+
+# latency OPTION...: cyclictest's median latency (us) next to a busy task on
+# CPU 3, under scx_push OPTION...; its output is in /tmp/cyclictest.out.
+latency() {
+	scx_push_start "$@"
+	burn -t 8 -c 3 >/dev/null &
+	busy=$!
+	sleep 0.5
+	cyclictest -m -p 0 --policy=other -a 3 -t 1 -i 10000 -l 300 -v >/tmp/cyclictest.out 2>&1 ||
+		fail "cyclictest failed: $(tail -n 3 /tmp/cyclictest.out)"
+	wait "$busy"
+	scx_push_stop
+	awk -F: 'NF == 3 && $1 ~ /^ *[0-9]+$/ && $3 ~ /^ *[0-9]+$/ { print $3 + 0 }' /tmp/cyclictest.out |
+		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print -1 }'
+}
+
+control=$(latency --no-preempt)
+info "control (--no-preempt): median wakeup latency $control us"
+[ "$control" -ge 5000 ] || fail "--no-preempt: median latency $control us, want >= 5000 us (half a slice); the test shows nothing"
+
+p50=$(latency)
+preempts=$(scx_push_stat preempt)
+info "preemption: median wakeup latency $p50 us, $preempts preemptions"
+[ "$p50" -ge 0 ] && [ "$((p50 * 4))" -le "$control" ] ||
+	fail "median latency $p50 us with preemption, not a quarter of $control us without"
+[ "$preempts" -gt 0 ] || fail "no wakeup preemption counted"
