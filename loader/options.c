@@ -32,6 +32,7 @@ enum long_only {
 	OPT_NO_SYNC,
 	OPT_NO_PREEMPT,
 	OPT_MIG_COST,
+	OPT_NO_IDLE_GATE,
 	OPT_SCAN,
 	OPT_PARTIAL,
 	OPT_STATS_JSON,
@@ -48,6 +49,7 @@ static const struct option long_options[] = {
 	{ "no-sync",	no_argument,		NULL, OPT_NO_SYNC },
 	{ "no-preempt",	no_argument,		NULL, OPT_NO_PREEMPT },
 	{ "mig-cost-us", required_argument,	NULL, OPT_MIG_COST },
+	{ "no-idle-gate", no_argument,		NULL, OPT_NO_IDLE_GATE },
 	{ "scan",	required_argument,	NULL, OPT_SCAN },
 	{ "partial",	no_argument,		NULL, OPT_PARTIAL },
 	{ "stats-json",	required_argument,	NULL, OPT_STATS_JSON },
@@ -62,7 +64,8 @@ void options_usage(FILE *f, const char *prog)
 	fprintf(f,
 "Usage: %s [-s SLICE_US] [-i INTERVAL_S] [-P llc|node|all] [--no-push]\n"
 "       [--no-pull] [--no-busy] [--no-sync] [--no-preempt] [--mig-cost-us US]\n"
-"       [--scan mask|full] [--partial] [--stats-json FILE] [-v] [-h]\n"
+"       [--no-idle-gate] [--scan mask|full] [--partial] [--stats-json FILE]\n"
+"       [-v] [-h]\n"
 "\n"
 "scx_push: a sched_ext scheduler with per-CPU queues that idle CPUs pull from\n"
 "(guided by per-LLC masks of overloaded CPUs) and busy CPUs push to idle ones.\n"
@@ -79,7 +82,9 @@ void options_usage(FILE *f, const char *prog)
 "      --no-sync             place sync wakeups like any other wakeup\n"
 "      --no-preempt          no wakeup preemption; every slice is SLICE_US\n"
 "      --mig-cost-us US      a task that ran less than US microseconds ago is\n"
-"                            cache hot and not pulled, 0..%d (default %d)\n""      --scan MODE           find busy CPUs with the overloaded masks (mask,\n"
+"                            cache hot and not pulled, 0..%d (default %d)\n"
+"      --no-idle-gate        pull even where a pull costs more than the CPU's\n"
+"                            average idle time\n""      --scan MODE           find busy CPUs with the overloaded masks (mask,\n"
 "                            default) or by looking at every CPU (full)\n"
 "      --partial             schedule only SCHED_EXT tasks, leave others on CFS\n"
 "      --stats-json FILE     write the statistics to FILE as JSON\n"
@@ -171,6 +176,7 @@ static void set_defaults(struct options *o)
 		.sync		= true,
 		.preempt	= true,
 		.mig_cost_us	= OPT_MIG_COST_US_DFL,
+		.idle_gate	= true,
 		.sysfs_root	= root && *root ? root : "/sys",
 	};
 }
@@ -227,6 +233,9 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_NO_PREEMPT:
 			o->preempt = false;
+			break;
+		case OPT_NO_IDLE_GATE:
+			o->idle_gate = false;
 			break;
 		case OPT_MIG_COST:
 			if (!parse_ulong(optarg, 0, OPT_MIG_COST_US_MAX, &o->mig_cost_us))

@@ -29,6 +29,7 @@ struct options {
 	bool		sync;		/* not --no-sync */
 	bool		preempt;	/* not --no-preempt */
 	unsigned long	mig_cost_us;	/* --mig-cost-us */
+	bool		idle_gate;	/* not --no-idle-gate */
 	bool		partial;	/* --partial */
 	bool		verbose;	/* -v */
 	const char	*stats_json;	/* --stats-json, NULL if not given */

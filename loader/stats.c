@@ -118,6 +118,7 @@ int stats_write_json(FILE *f, const struct stats *s, const struct stats_report *
 	fprintf(f, "  \"sync_placement\": %s,\n", o->sync ? "true" : "false");
 	fprintf(f, "  \"preemption\": %s,\n", o->preempt ? "true" : "false");
 	fprintf(f, "  \"mig_cost_us\": %lu,\n", o->mig_cost_us);
+	fprintf(f, "  \"idle_gate\": %s,\n", o->idle_gate ? "true" : "false");
 	fprintf(f, "  \"partial\": %s,\n", o->partial ? "true" : "false");
 	fprintf(f, "  \"overloaded\": \"%s\",\n", r->overloaded);
 	fprintf(f, "  \"scan_per_pull\": %.3f,\n", stats_scan_per_pull(s));

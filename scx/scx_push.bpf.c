@@ -41,7 +41,11 @@
  * idle), it walks the overloaded CPUs of its LLC starting after itself, then
  * the other LLCs of its node, then the other nodes, where a task must have
  * waited REMOTE_WAIT_NS first (crossing nodes only pays off for tasks that
- * would otherwise wait). -P limits the levels. Of a busy CPU's first few
+ * would otherwise wait). -P limits the levels. The idle gate (seeds 005,
+ * 008; --no-idle-gate turns it off) searches a level only while the CPU's
+ * average idle time exceeds what the pull has cost so far plus that level's
+ * average cost: under emulation a remote pull can cost milliseconds, more
+ * than the idle time it would fill. Of a busy CPU's first few
  * waiting tasks it takes the first that is not cache hot (ran less than
  * --mig-cost-us ago, as CFS's task_hot()), and stops as soon as work arrives
  * for it. A task queued on the CPU meanwhile is run before it goes idle, and
@@ -99,6 +103,10 @@ enum consts {
 	MAX_MOVES		= 8,	/* tasks one CPU moves per push or rescue */
 	MAX_KICKS		= 4,	/* idle CPUs the timer kicks per busy CPU */
 	MAX_CANDIDATES		= 4,	/* queued tasks a pull or busy move looks at */
+	BUSY_WAIT_NS		= 1000 * 1000,	/* wait before a busy-busy move */
+	LOAD_SHIFT		= 8,	/* fixed point of the loads (for their means) */
+	MAX_IDLE_NS		= 100 * 1000 * 1000,	/* cap of an idle sample */
+	TASK_LOAD		= 1 << LOAD_SHIFT,
 };
 
 /* how far a search for a CPU goes, from near to far */
@@ -119,6 +127,7 @@ const volatile bool busy_enabled = true;
 const volatile bool sync_enabled = true;
 const volatile bool preempt_enabled = true;
 const volatile u64 mig_cost_ns = 500 * 1000;
+const volatile bool idle_gate = true;
 
 /* topology, see loader/topology.h for the layout */
 const volatile bool smt_enabled;
@@ -154,6 +163,12 @@ struct cpu_ctx {
 	u64			curr_at;
 	u32			curr_weight;
 	u32			scanned;	/* DSQs the current pull examined */
+	/* pull gate: when the CPU last went idle (0 = running), average idle
+	 * time and average cost of a pull at each level, in ns */
+	u64			idle_at;
+	u64			avg_idle;
+	u64			pull_cost[NR_LEVELS];
+	s32			load_prev;	/* last round's load, see measure_llc() */
 	bool			released;	/* taken by a higher class */
 	struct bpf_cpumask __kptr *tmp;		/* scratch, this CPU's callbacks only */
 };
@@ -428,20 +443,24 @@ static void set_curr(struct cpu_ctx *cctx, struct task_struct *p, u64 now)
 }
 
 /*
- * Whether a task queued on @cpu with @vtime is more than min_slice() behind
- * the task running there, counting what that one ran since it started. The
- * fields are another CPU's and read without its lock: a torn read costs one
- * needless preemption or one slice of waiting.
+ * Whether a task queued on @cpu with @vtime should preempt the task running
+ * there: that one ran at least min_slice() since it started (a wakeup-heavy
+ * load would otherwise switch at every wakeup), and @vtime is more than
+ * min_slice() behind its vtime, counting what it ran. The fields are another
+ * CPU's and read without its lock: a torn read costs one needless preemption
+ * or one slice of waiting.
  */
 static bool should_preempt(s32 cpu, u64 vtime)
 {
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
-	u64 curr;
+	u64 ran, curr;
 
 	if (!cctx || cctx->released || !cctx->curr_weight)
 		return false;
-	curr = cctx->curr_vtime +
-	       (bpf_ktime_get_ns() - cctx->curr_at) * 100 / cctx->curr_weight;
+	ran = bpf_ktime_get_ns() - cctx->curr_at;
+	if (ran < min_slice())
+		return false;
+	curr = cctx->curr_vtime + ran * 100 / cctx->curr_weight;
 	return vtime_before(vtime + min_slice(), curr);
 }
 
@@ -901,12 +920,24 @@ static enum pull_result pull_level(s32 cpu, u32 level)
 	return PULL_NONE;
 }
 
-/* The newidle balance: pull one task, nearest busy CPUs first. */
+/* A decaying average, CFS's update_avg(): 1/8 of the new sample. */
+static inline void update_avg(u64 *avg, u64 sample)
+{
+	*avg = *avg + ((s64)(sample - *avg) >> 3);
+}
+
+/*
+ * The newidle balance: pull one task, nearest busy CPUs first. With the
+ * idle gate (seeds 005, 008), a level is searched only while this CPU's
+ * average idle time exceeds what pulling has cost it so far and at that
+ * level on average: a pull that costs more than the idle time it fills
+ * only delays the work that comes anyway.
+ */
 static enum pull_result pull(s32 cpu)
 {
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 	enum pull_result res = PULL_NONE;
-	u64 started = bpf_ktime_get_ns();
+	u64 started = bpf_ktime_get_ns(), t;
 	u32 level;
 
 	if (!cctx)
@@ -915,8 +946,14 @@ static enum pull_result pull(s32 cpu)
 	bpf_for(level, 0, pull_max_level() + 1) {
 		if (level >= NR_LEVELS)
 			break;
+		t = bpf_ktime_get_ns();
+		if (idle_gate && cctx->avg_idle < t - started + cctx->pull_cost[level]) {
+			stat_inc(STAT_PULL_GATED);
+			break;
+		}
 		stat_inc(pull_try_stat[level]);
 		res = pull_level(cpu, level);
+		update_avg(&cctx->pull_cost[level], bpf_ktime_get_ns() - t);
 		if (res == PULL_FOUND)
 			stat_inc(pull_ok_stat[level]);
 		if (res != PULL_NONE)
@@ -962,6 +999,7 @@ static bool keep_prev(struct task_struct *prev, s32 cpu)
 void BPF_STRUCT_OPS(push_dispatch, s32 cpu, struct task_struct *prev)
 {
 	bool prev_runnable = prev && (prev->scx.flags & SCX_TASK_QUEUED);
+	struct cpu_ctx *cctx;
 	s32 left;
 
 	if (scx_bpf_dsq_nr_queued(cpu) > 0) {
@@ -987,8 +1025,11 @@ void BPF_STRUCT_OPS(push_dispatch, s32 cpu, struct task_struct *prev)
 	if (pull_enabled && pull(cpu) == PULL_FOUND)
 		return;
 	/* queued here while this CPU pulled, or while it found nothing */
-	if (scx_bpf_dsq_nr_queued(cpu) > 0)
-		dsq_move_to_local(cpu);
+	if (scx_bpf_dsq_nr_queued(cpu) > 0 && dsq_move_to_local(cpu))
+		return;
+	cctx = lookup_cpu_ctx(cpu);
+	if (cctx && !cctx->idle_at)
+		cctx->idle_at = bpf_ktime_get_ns();
 }
 
 /* Repair a set bit lost to a race between a puller and an enqueue. */
@@ -1004,6 +1045,7 @@ void BPF_STRUCT_OPS(push_tick, struct task_struct *p)
 void BPF_STRUCT_OPS(push_running, struct task_struct *p)
 {
 	s32 cpu = scx_bpf_task_cpu(p);
+	u64 idle;
 	struct task_ctx *tctx = lookup_task_ctx(p);
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 
@@ -1018,6 +1060,12 @@ void BPF_STRUCT_OPS(push_running, struct task_struct *p)
 	tctx->started = bpf_ktime_get_ns();
 	set_curr(cctx, p, tctx->started);
 	p->scx.slice = task_slice(cpu);
+	/* the idle period that ops.dispatch() began ends here */
+	if (cctx->idle_at) {
+		idle = tctx->started - cctx->idle_at;
+		update_avg(&cctx->avg_idle, idle < MAX_IDLE_NS ? idle : MAX_IDLE_NS);
+		cctx->idle_at = 0;
+	}
 }
 
 void BPF_STRUCT_OPS(push_stopping, struct task_struct *p, bool runnable)
@@ -1207,7 +1255,7 @@ static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
  * waiting on its DSQ.
  */
 struct llc_load {
-	s32	load;		/* of all its CPUs */
+	s32	load;		/* of all its CPUs; all loads x TASK_LOAD */
 	s32	busiest;	/* the CPU with the most load and a waiting task, or -1 */
 	s32	busiest_load;
 	s32	lightest;	/* the CPU with the least load sched_ext runs on, or -1 */
@@ -1245,7 +1293,9 @@ static inline s32 moves_to_even(s32 b, s32 nb, s32 l, s32 nl)
 {
 	s32 excess = b * nl - l * nb;
 
-	return excess > 0 && nb + nl > 0 ? (u32)excess / (u32)(nb + nl) : 0;
+	if (excess <= 0 || nb + nl <= 0)
+		return 0;
+	return (u32)excess / (u32)(nb + nl) >> LOAD_SHIFT;
 }
 
 /* Whether @a on @na CPUs is more loaded per CPU than @b on @nb. */
@@ -1254,14 +1304,21 @@ static inline bool heavier(s32 a, s32 na, s32 b, s32 nb)
 	return a * nb > b * na;
 }
 
-/* Fill llc_loads[@llc] from its CPUs' DSQs and the idle mask. */
+/*
+ * Fill llc_loads[@llc] from its CPUs' loads (running + waiting tasks) in
+ * this round and the last one: a CPU is as busy as the lower of the two to
+ * give tasks and as the higher to take them, and its LLC as their mean. A
+ * wakeup-heavy load fills and empties queues within a round; only an
+ * imbalance that lasts a round moves tasks, and a CPU that just took tasks
+ * does not take more in the next round.
+ */
 __noinline int measure_llc(u32 llc)
 {
 	struct llc_load *ll = llc_load_of(llc);
 	u32 first = llc_first[cpu_idx(llc)], nr = llc_nr[cpu_idx(llc)], i;
 	const struct cpumask *idle = scx_bpf_get_idle_cpumask();
 	struct cpu_ctx *cctx;
-	s32 cpu, queued, load;
+	s32 cpu, queued, load, give, take;
 
 	ll->load = 0;
 	ll->busiest = ll->lightest = -1;
@@ -1274,15 +1331,18 @@ __noinline int measure_llc(u32 llc)
 		queued = scx_bpf_dsq_nr_queued(cpu);
 		if (queued < 0)
 			queued = 0;
-		load = queued + !bpf_cpumask_test_cpu(cpu, idle);
-		ll->load += load;
-		if (queued > 0 && (ll->busiest < 0 || load > ll->busiest_load)) {
+		load = (queued + !bpf_cpumask_test_cpu(cpu, idle)) * TASK_LOAD;
+		give = load < cctx->load_prev ? load : cctx->load_prev;
+		take = load > cctx->load_prev ? load : cctx->load_prev;
+		ll->load += (load + cctx->load_prev) >> 1;
+		cctx->load_prev = load;
+		if (queued > 0 && (ll->busiest < 0 || give > ll->busiest_load)) {
 			ll->busiest = cpu;
-			ll->busiest_load = load;
+			ll->busiest_load = give;
 		}
-		if (!cctx->released && (ll->lightest < 0 || load < ll->lightest_load)) {
+		if (!cctx->released && (ll->lightest < 0 || take < ll->lightest_load)) {
 			ll->lightest = cpu;
-			ll->lightest_load = load;
+			ll->lightest_load = take;
 		}
 	}
 	scx_bpf_put_idle_cpumask(idle);
@@ -1292,7 +1352,9 @@ __noinline int measure_llc(u32 llc)
 /*
  * Move one task waiting on @src to the queue of @dst: of the last
  * MAX_CANDIDATES in vtime order (the least urgent), the first that may run
- * on @dst and waited mig_cost_ns there, REMOTE_WAIT_NS across nodes. A moved
+ * on @dst and waited BUSY_WAIT_NS there (REMOTE_WAIT_NS across nodes, and
+ * never less than mig_cost_ns): a shorter wait is the normal churn of a
+ * wakeup-heavy load, not a sign of imbalance. A moved
  * task counts as queued anew, so it does not move on in the same round.
  * Returns 1 if one moved. The balance timer belongs to the sleepable
  * ops.init(), so a global function it calls takes the RCU read lock itself.
@@ -1307,7 +1369,9 @@ __noinline int busy_move_one(s32 src, s32 dst, u32 level)
 
 	if (!cpu_usable(src) || !cpu_usable(dst) || level >= NR_LEVELS)
 		return 0;
-	wait = level == LEVEL_ALL ? REMOTE_WAIT_NS : mig_cost_ns;
+	wait = level == LEVEL_ALL ? REMOTE_WAIT_NS : BUSY_WAIT_NS;
+	if (wait < mig_cost_ns)
+		wait = mig_cost_ns;
 	bpf_rcu_read_lock();
 	bpf_for_each(scx_dsq, p, src, SCX_DSQ_ITER_REV) {
 		if (++seen > MAX_CANDIDATES)
@@ -1355,12 +1419,11 @@ static s32 busy_move(s32 src, s32 dst, u32 level, s32 nr)
 static void busy_move_between(struct llc_load *from, struct llc_load *to,
 			      s32 n, u32 level)
 {
-	s32 diff = from->busiest_load - to->lightest_load;
-	s32 cap = diff > 1 ? (u32)diff / 2 : 1;
+	s32 cap = moves_to_even(from->busiest_load, 1, to->lightest_load, 1);
 
 	if (n > cap)
-		n = cap;
-	n = busy_move(from->busiest, to->lightest, level, n);
+		n = cap > 0 ? cap : 1;
+	n = busy_move(from->busiest, to->lightest, level, n) * TASK_LOAD;
 	from->load -= n;
 	from->busiest_load -= n;
 	to->load += n;
@@ -1455,6 +1518,7 @@ static void busy_balance(void)
 {
 	struct llc_load *ll;
 	u32 llc, node;
+	s32 n;
 
 	bpf_for(llc, 0, nr_llcs)
 		measure_llc(llc);
@@ -1466,10 +1530,9 @@ static void busy_balance(void)
 	}
 	bpf_for(llc, 0, nr_llcs) {
 		ll = llc_load_of(llc);
-		if (ll->busiest >= 0 && ll->lightest >= 0 &&
-		    ll->busiest_load - ll->lightest_load >= 2)
-			busy_move(ll->busiest, ll->lightest, LEVEL_LLC,
-				  (u32)(ll->busiest_load - ll->lightest_load) / 2);
+		n = moves_to_even(ll->busiest_load, 1, ll->lightest_load, 1);
+		if (ll->busiest >= 0 && ll->lightest >= 0 && n > 0)
+			busy_move(ll->busiest, ll->lightest, LEVEL_LLC, n);
 	}
 }
 

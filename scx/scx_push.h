@@ -64,6 +64,7 @@ enum scx_push_scan {
 	X(PULL_SCAN,	pull_scan,	PULL,	"CPUs examined by pulls")	\
 	X(PULL_SCAN_OK,	pull_scan_ok,	PULL,	"CPUs examined by pulls that found a task") \
 	X(PULL_HOT,	pull_hot,	PULL,	"cache-hot tasks a pull passed over") \
+	X(PULL_GATED,	pull_gated,	PULL,	"pulls stopped at a level costlier than the expected idle time") \
 	X(PULL_ABORT,	pull_abort,	PULL,	"pulls stopped early because work arrived") \
 	X(PULL_KICK,	pull_kick,	PULL,	"idle CPUs kicked to pull")	\
 	X(PULL_NS,	pull_ns,	PULL,	"time spent pulling (ns)")	\
