@@ -98,7 +98,7 @@ set_sizes() {
 		SIZE_OVERSUB_MITERS=80
 		SIZE_RT_S=3
 		DEFAULT_CONFIGS="eevdf push simple push-nobusy push-nosync push-nopreempt \
-push-nohot push-nopull"
+push-nohot push-nogate"
 		DEFAULT_WORKLOADS="hackbench cyclictest oversub"
 		;;
 	*) return 1 ;;

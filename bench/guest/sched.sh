@@ -8,7 +8,7 @@
 # push-nopull (pulls by idle CPUs), push-nobusy (moves between busy CPUs),
 # push-nosync (SCX_WAKE_SYNC placement), push-nopreempt (wakeup preemption;
 # fixed slices), push-nohot (the cache-hot gate of pulls: --mig-cost-us 0),
-# push-scanfull (the overloaded masks: --scan full), push-llc (pulls beyond
+# push-nogate (the idle-time gate of pulls: --no-idle-gate), push-scanfull (the overloaded masks: --scan full), push-llc (pulls beyond
 # the LLC: -P llc). scx_push runs with -i 3600 so that it prints nothing
 # during a run; its counters are read on demand with SIGUSR1, which rewrites
 # its --stats-json file.
@@ -22,7 +22,7 @@ SCHED_PID=
 LOAD_TIMEOUT_S=${LOAD_TIMEOUT_S:-60}
 
 ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-nobusy push-nosync \
-push-nopreempt push-nohot push-scanfull push-llc"
+push-nopreempt push-nohot push-nogate push-scanfull push-llc"
 
 # config_args NAME: the scheduler command line of a configuration.
 config_args() {
@@ -36,6 +36,7 @@ config_args() {
 	push-nosync) echo "scx_push --no-sync" ;;
 	push-nopreempt) echo "scx_push --no-preempt" ;;
 	push-nohot) echo "scx_push --mig-cost-us 0" ;;
+	push-nogate) echo "scx_push --no-idle-gate" ;;
 	push-scanfull) echo "scx_push --scan full" ;;
 	push-llc) echo "scx_push -P llc" ;;
 	*) return 1 ;;
