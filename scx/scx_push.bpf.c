@@ -19,8 +19,9 @@
  *
  * Latency (--no-preempt turns it off). A wakeup queued on a busy CPU whose
  * vtime is more than the minimum slice (1 ms) behind the running task's
- * preempts it (SCX_KICK_PREEMPT), and a task's slice is divided by one plus
- * the number waiting behind it, down to that minimum.
+ * preempts it (SCX_KICK_PREEMPT) once that task ran a minimum slice, and a
+ * task's slice is divided by one plus the number waiting behind it, down to
+ * that minimum.
  *
  * Wakeups (ops.select_cpu). A sync wakeup (SCX_WAKE_SYNC: the waker is about
  * to sleep; --no-sync ignores it) whose waker's CPU has nothing waiting goes
@@ -61,16 +62,18 @@
  *
  * Busy balance (--no-busy turns it off). Push and pull only move work
  * towards idle CPUs; with every CPU busy a CPU with three tasks next to one
- * with one would stay so. Each timer round measures every LLC once (load =
- * running + waiting tasks per CPU; its busiest and lightest CPU) and reuses
- * those sums for its node and the nodes for the system. From the top level
+ * with one would stay so. Each timer round measures every LLC once and
+ * reuses those sums for its node and the nodes for the system. A CPU's load
+ * is its running and waiting tasks in this round and the last: the lower of
+ * the two when it gives, the higher when it takes, so that the churn of a
+ * wakeup-heavy load does not move tasks back and forth. From the top level
  * down it moves waiting tasks from the busiest CPU of the busiest group to
  * the lightest CPU of the lightest group: as many as even the groups out
  * without reversing the imbalance (CFS's rule), no more than even out the
  * two CPUs, and accounted so that the levels below see the result; O(CPUs)
  * a round. It takes from the end of the queue in vtime order tasks that may
- * run there and waited --mig-cost-us (REMOTE_WAIT_NS across nodes). It
- * counts tasks, not weights.
+ * run there and waited BUSY_WAIT_NS (REMOTE_WAIT_NS across nodes, at least
+ * --mig-cost-us). It counts tasks, not weights.
  *
  * Higher classes. ops.cpu_release re-enqueues the CPU's local tasks; they go
  * to an idle CPU if there is one. Tasks still queued on a CPU held by an RT or
