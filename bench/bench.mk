@@ -5,14 +5,19 @@
 
 BENCH_OUT     := $(BUILD)/bench
 BENCH_OVERSUB := $(BENCH_OUT)/oversub
+# schedstat: record, report and diff scheduler statistics (bench/schedstat.c);
+# static for the guest, dynamic for the host (its tests, records copied out).
+SCHEDSTAT      := $(BENCH_OUT)/schedstat
+SCHEDSTAT_HOST := $(BENCH_OUT)/schedstat-host
+SCHEDSTAT_SRCS := bench/schedstat.c bench/schedstat_parse.c
 # Extra bench/run arguments, e.g. BENCH_ARGS="--reps 3 --configs 'eevdf push'".
 BENCH_ARGS    ?=
 
 # hackbench is already there (the tests use it); burn comes from the tests.
-GUEST_PROGS += /usr/bin/cyclictest /usr/bin/perf $(BENCH_OVERSUB)
-initramfs: $(BENCH_OVERSUB)
+GUEST_PROGS += /usr/bin/cyclictest /usr/bin/perf $(BENCH_OVERSUB) $(SCHEDSTAT)
+initramfs: $(BENCH_OVERSUB) $(SCHEDSTAT)
 
-.PHONY: bench bench-quick
+.PHONY: bench bench-quick schedstat
 bench: initramfs ## CFS vs scx_push, its ablations, scx_simple: 10 interleaved reps (~55 min)
 	$(Q)bench/run $(BENCH_ARGS)
 
@@ -25,3 +30,13 @@ $(BENCH_OUT):
 $(BENCH_OVERSUB): bench/oversub.c tests/guest/helpers/helpers.h | $(BENCH_OUT)
 	$(call quiet_msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -static -Itests/guest/helpers -o $@ $<
+
+schedstat: $(SCHEDSTAT_HOST) ## build schedstat (record/report/diff) for the host: build/bench/schedstat-host
+
+$(SCHEDSTAT): $(SCHEDSTAT_SRCS) bench/schedstat.h | $(BENCH_OUT)
+	$(call quiet_msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -static -o $@ $(SCHEDSTAT_SRCS)
+
+$(SCHEDSTAT_HOST): $(SCHEDSTAT_SRCS) bench/schedstat.h | $(BENCH_OUT)
+	$(call quiet_msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -Werror -o $@ $(SCHEDSTAT_SRCS)
