@@ -1,14 +1,16 @@
-# Host unit tests of the loader's pure modules (no BPF, no kernel): one
-# program per module in tests/host/unit/, run by tests/host/unit_*.test.
+# Host unit tests of the loader's pure modules and of bench/schedstat's
+# parser (no BPF, no kernel): one program per module in tests/host/unit/,
+# run by tests/host/unit_*.test.
 
 UNIT_OUT   := $(BUILD)/unit
 UNIT_TESTS := $(patsubst tests/host/unit/%.c,$(UNIT_OUT)/%,$(wildcard tests/host/unit/*_test.c))
-UNIT_CFLAGS = -g -O1 -Wall -Wextra -Wno-unused-parameter -Werror -Iloader -Iscx -Itests/host/unit
+UNIT_CFLAGS = -g -O1 -Wall -Wextra -Wno-unused-parameter -Werror -Iloader -Iscx -Ibench -Itests/host/unit
 
-# The loader modules each test links with.
-UNIT_DEPS_topology_test := loader/topology.c
-UNIT_DEPS_options_test  := loader/options.c
-UNIT_DEPS_stats_test    := loader/stats.c loader/options.c
+# The modules each test links with.
+UNIT_DEPS_topology_test  := loader/topology.c
+UNIT_DEPS_options_test   := loader/options.c
+UNIT_DEPS_stats_test     := loader/stats.c loader/options.c
+UNIT_DEPS_schedstat_test := bench/schedstat_parse.c
 
 .PHONY: unit-tests
 unit-tests: $(UNIT_TESTS) ## build the host unit tests
@@ -20,6 +22,6 @@ $(UNIT_OUT):
 
 .SECONDEXPANSION:
 $(UNIT_OUT)/%: tests/host/unit/%.c $$(UNIT_DEPS_$$*) tests/host/unit/unit.h \
-		$(wildcard loader/*.h) scx/scx_push.h | $(UNIT_OUT)
+		$(wildcard loader/*.h) scx/scx_push.h bench/schedstat.h | $(UNIT_OUT)
 	$(call quiet_msg,CC,$@)
 	$(Q)$(CC) $(UNIT_CFLAGS) -o $@ $< $(UNIT_DEPS_$*)
