@@ -215,6 +215,36 @@ static void print_verified_insns(struct scx_push *skel)
 	printf(" total=%llu\n", total);
 }
 
+/*
+ * What each program cost while it ran (bpf_prog_info.run_cnt/run_time_ns):
+ * the kernel counts them only while the kernel.bpf_stats_enabled sysctl is
+ * 1, so nothing is printed otherwise.
+ */
+static void print_run_cost(struct scx_push *skel)
+{
+	struct bpf_prog_info info;
+	struct bpf_program *prog;
+	bool any = false;
+	__u32 len;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_program__fd(prog) < 0 ||
+		    bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len) ||
+		    !info.run_cnt)
+			continue;
+		if (!any)
+			printf("scx_push: run cost (calls, ns/call)");
+		any = true;
+		printf(" %s=%llu,%llu", bpf_program__name(prog),
+		       (unsigned long long)info.run_cnt,
+		       (unsigned long long)(info.run_time_ns / info.run_cnt));
+	}
+	if (any)
+		printf("\n");
+}
+
 static struct bpf_link *attach_scheduler(struct scx_push *skel)
 {
 	struct bpf_link *link;
@@ -408,6 +438,7 @@ restart:
 
 	bpf_link__destroy(link);
 	report(skel, topo, &run);
+	print_run_cost(skel);
 	run.done = run.last;
 	ecode = UEI_REPORT(skel, uei);
 	failed = skel->data->uei.kind >= exit_error_kind();
