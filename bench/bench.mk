@@ -2,6 +2,10 @@
 # guest boot (bench/run). Included from the top Makefile: adds the workload
 # programs to the guest initramfs and the bench targets. bench/guest/ itself
 # is copied to /scx-push/bench by vm/initramfs.sh.
+#
+# Each run goes to $(BUILD)/bench/<UTC timestamp>, out of git; bench/run
+# ends by printing it and the `bench/run --publish DIR` command that copies
+# the run's summary (report, CSVs, meta, plot) to bench/results/ for a commit.
 
 BENCH_OUT     := $(BUILD)/bench
 BENCH_OVERSUB := $(BENCH_OUT)/oversub
@@ -18,10 +22,10 @@ GUEST_PROGS += /usr/bin/cyclictest /usr/bin/perf $(BENCH_OVERSUB) $(SCHEDSTAT)
 initramfs: $(BENCH_OVERSUB) $(SCHEDSTAT)
 
 .PHONY: bench bench-quick schedstat
-bench: initramfs ## CFS vs scx_push, its ablations, scx_simple: 10 interleaved reps (~55 min)
+bench: initramfs ## CFS vs scx_push, its ablations, scx_simple: 10 interleaved reps (~55 min), in build/bench/
 	$(Q)bench/run $(BENCH_ARGS)
 
-bench-quick: initramfs ## eevdf, scx_push and 3 ablations on every workload: 1 rep, small sizes (< 10 min)
+bench-quick: initramfs ## eevdf, scx_push and 3 ablations on every workload: 1 rep, small sizes (< 10 min), in build/bench/
 	$(Q)bench/run --quick $(BENCH_ARGS)
 
 $(BENCH_OUT):

@@ -3,7 +3,7 @@
 # medians) with whiskers over its 95 % confidence interval (none when there
 # were too few repetitions for one).
 #
-#   gnuplot -e "dir='bench/results/TIMESTAMP'" bench/plot.gp
+#   gnuplot -e "dir='build/bench/TIMESTAMP'" bench/plot.gp
 #
 # Reads dir/plot.dat and dir/plot.vars (written by report.py), writes
 # dir/plot.png.

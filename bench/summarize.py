@@ -27,7 +27,9 @@ counters.csv  config,workload,case,counter,n,median,total: per-case deltas of
               pulls), busy_moves (tasks moved between busy CPUs, if the
               scx_push that ran counts them) and every raw counter.
 
-Only what was measured is written: no sample, no row.
+Only what was measured is written: no sample, no row. A directory without
+snap/ but with counters.csv (a run copied by `bench/run --publish`) keeps its
+counters.csv.
 """
 import csv
 import json
@@ -216,7 +218,10 @@ def main():
               ["config", "workload", "case", "metric", "n", "median", "min", "max",
                "ratio", "ratio_min", "ratio_max", "pairs", "ci_lo", "ci_hi"],
               summarize(read_samples(os.path.join(d, "samples.csv"))))
-    counters = read_counters(os.path.join(d, "snap"), domain_names(os.path.join(d, "meta.txt")))
+    snap = os.path.join(d, "snap")
+    if not os.path.isdir(snap) and os.path.exists(os.path.join(d, "counters.csv")):
+        return  # a published run: its counters.csv is all that is left of snap/
+    counters = read_counters(snap, domain_names(os.path.join(d, "meta.txt")))
     write_csv(os.path.join(d, "counters.csv"),
               ["config", "workload", "case", "counter", "n", "median", "total"],
               [list(k) + [len(v), float(statistics.median(v)), float(sum(v))]
