@@ -89,8 +89,8 @@ test-host: ## host unit tests only
 test-guest: initramfs ## guest suite, or the tests named in T='...'
 	$(Q)vm/run -- tests/guest/run.sh $(T)
 
-# The long soak of issue 7 (not in make test, which runs a 150 s one and 12
-# reloads): SOAK_MIN minutes of soak, then 100 load/unload cycles.
+# The long soak (not in make test, which runs a 150 s one and 12 reloads):
+# SOAK_MIN minutes of soak, then 100 load/unload cycles.
 SOAK_MIN ?= 10
 soak: initramfs ## SOAK_MIN (default 10) minutes of soak + 100 reload cycles, in the guest
 	$(Q)vm/run --timeout $$(( $(SOAK_MIN) * 60 + 3000 )) -- \
