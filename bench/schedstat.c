@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * schedstat: the scheduler's statistics over the run of one command,
- * recorded, reported and compared, in the manner of perf sched stats
- * (seed 010): a snapshot of /proc/schedstat before and after the command,
- * nothing traced while it runs.
+ * recorded, reported and compared, in the manner of perf sched stats: a
+ * snapshot of /proc/schedstat before and after the command, nothing traced
+ * while it runs.
  *
  *   schedstat record [-o FILE] [--scx-json FILE [--scx-pid PID]] -- COMMAND...
  *   schedstat report [FILE]

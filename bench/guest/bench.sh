@@ -53,11 +53,11 @@ EOF
 # sample).
 #
 # The full bench, 10 repetitions of its 8 default configurations on its 3
-# default workloads, must fit in 55 min under TCG. Estimate from
-# bench/results/20261203-133443 (case times from the /proc/schedstat
-# timestamps of its snapshots; the part beyond a fixed start-up, 0.4 s for
-# hackbench and oversub, 2.6 s for cyclictest, scaled to the sizes below), per
-# repetition:
+# default workloads, must fit in 55 min under TCG. Estimate from the full
+# run 20261203-133443 (in git history; 4e4ec15 dropped it from bench/results/)
+# (case times from the /proc/schedstat timestamps of its snapshots; the part
+# beyond a fixed start-up, 0.4 s for hackbench and oversub, 2.6 s for
+# cyclictest, scaled to the sizes below), per repetition:
 #   cases: eevdf 15 s + simple 29 s + 6 scx_push configurations x 22 s
 #     (8 hackbench pipe cases 12 s, cyclictest 7.4 s, oversub 2.2 s)    176 s
 #   settle and snapshots between cases: 72 x 1.06 s                      76 s
