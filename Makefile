@@ -5,8 +5,12 @@
 # $(SCX_PUSH_CACHE) (see vm/common.sh), outside the clone.
 
 KERNEL_VARIANT ?= default
-# build/, or build-VARIANT/ for another kernel variant (as vm/common.sh).
-BUILD          ?= $(CURDIR)/build$(if $(filter default,$(KERNEL_VARIANT)),,-$(KERNEL_VARIANT))
+# build/, or build-VARIANT/ for another kernel variant: vm/common.sh decides,
+# for make and the scripts alike (BUILD_DIR in the environment overrides it).
+ifeq ($(origin BUILD),undefined)
+BUILD := $(shell KERNEL_VARIANT='$(KERNEL_VARIANT)' bash -c 'source vm/common.sh && echo "$$BUILD_DIR"')
+endif
+$(if $(BUILD),,$(error vm/common.sh gave no build directory))
 CLANG          ?= clang-19
 V              ?=
 export BUILD_DIR := $(BUILD)
@@ -22,6 +26,13 @@ KSRC    = $(shell vm/kernel.sh --print-src)
 KBUILD  = $(shell vm/kernel.sh --print-dir)
 SCX_OUT := $(BUILD)/sched_ext
 SCX_BIN := $(SCX_OUT)/build/bin
+
+# Stamps stand for work that scripts and sub-makes do, so that what depends
+# on it is rebuilt only when it changed: the packages, the kernel (its stamp
+# changes only when the kernel did) and the BPF toolchain built from it.
+DEPS_STAMP   := $(BUILD)/.stamp-deps
+KERNEL_STAMP := $(BUILD)/.stamp-kernel
+BPF_STAMP    := $(BUILD)/.stamp-bpf
 
 # Programs packed into the guest initramfs next to busybox.
 GUEST_PROGS = $(SCX_BIN)/scx_simple /usr/bin/hackbench
@@ -41,7 +52,7 @@ GUEST_PROGS += $(SELFTESTS_OUT)/scx_selftests
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 .PHONY: all help deps kernel bpf selftests initramfs run test test-host \
-	test-guest soak shell check-patches clean
+	test-guest soak shell check-patches clean FORCE
 
 all: initramfs ## build kernel, BPF programs and initramfs
 
@@ -51,20 +62,31 @@ help: ## list the targets
 	@echo "Variables: KERNEL_VARIANT=default|noext|debug|kasan, V=1, T='test ...' (test-guest),"
 	@echo "  SCX_PUSH_CACHE (kernel cache dir), JOBS, and vm/run's CPUS NODES LLCS ACCEL TIMEOUT."
 
-deps: ## install missing Debian packages
-	$(Q)vm/deps.sh
+deps: $(DEPS_STAMP) ## install missing Debian packages
 
-kernel: deps ## build the patched guest kernel (cached outside the clone)
-	$(Q)vm/kernel.sh >/dev/null
+$(DEPS_STAMP): vm/deps.sh
+	$(Q)vm/deps.sh
+	$(Q)mkdir -p $(@D) && touch $@
+
+kernel: $(KERNEL_STAMP) ## build the patched guest kernel (cached outside the clone)
+
+# vm/kernel.sh checks the kernel's own stamps (a second, without the machine
+# lock unless it has to build) and rewrites this one only when the kernel
+# changed.
+$(KERNEL_STAMP): FORCE | $(DEPS_STAMP)
+	$(Q)vm/kernel.sh --stamp $@ >/dev/null
 
 # libbpf, bpftool, vmlinux.h of our kernel and scx_simple, with the tree's own
 # tools/sched_ext Makefile.
-bpf: kernel ## build libbpf, bpftool, vmlinux.h and scx_simple
+bpf: $(BPF_STAMP) ## build libbpf, bpftool, vmlinux.h and scx_simple
+
+$(BPF_STAMP): $(KERNEL_STAMP)
 	$(Q)mkdir -p $(SCX_OUT)
 	$(Q)$(MAKE) -C $(KSRC)/tools/sched_ext $(if $(V),,-s) O=$(SCX_OUT) \
 		CLANG=$(CLANG) VMLINUX_BTF=$(KBUILD)/vmlinux scx_simple >/dev/null
+	$(Q)touch $@
 
-selftests: bpf ## build the tree's sched_ext selftests (guest: scx_selftests)
+selftests: $(BPF_STAMP) ## build the tree's sched_ext selftests (guest: scx_selftests)
 	$(Q)mkdir -p $(SELFTESTS_OUT)
 	$(Q)$(MAKE) -C $(KSRC)/tools/testing/selftests/sched_ext -s O=$(SELFTESTS_OUT) \
 		OUTPUT=$(SELFTESTS_OUT) CLANG=$(CLANG) VMLINUX_BTF=$(KBUILD)/vmlinux >/dev/null
@@ -101,3 +123,5 @@ shell: initramfs ## interactive shell in the guest
 
 clean: ## remove $(BUILD) (the kernel cache stays)
 	rm -rf $(BUILD)
+
+FORCE:

@@ -19,8 +19,10 @@ SCX_BPF_CFLAGS = -g -O2 -mcpu=v3 -target bpf -D__TARGET_ARCH_x86 -mlittle-endian
 	-I$(SCX_INC) -I$(KSRC)/tools/include/uapi -Iscx $(CLANG_SYS_INCLUDES) \
 	-Wall -Wno-compare-distinct-pointer-types
 
-# What `make bpf` produces; asking for one of them runs `make bpf` first.
-$(VMLINUX_H) $(BPFTOOL) $(LIBBPF_A): | bpf ;
+# What `make bpf` produces: remade with its stamp. The empty recipe makes make
+# look at their times again afterwards, so that only a file the sub-make
+# really rewrote rebuilds what uses it.
+$(VMLINUX_H) $(BPFTOOL) $(LIBBPF_A): $(BPF_STAMP) ;
 
 .SECONDARY: $(SCX_PUSH_OUT)/scx_push.bpf.o $(SCX_PUSH_SKEL)
 

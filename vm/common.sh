@@ -11,6 +11,7 @@ KERNEL_VARIANT=${KERNEL_VARIANT:-default}
 # Everything else the project builds goes to one directory in the clone:
 # build/, or build-VARIANT/ for another kernel variant (BPF programs,
 # selftests and the initramfs are built against that variant's vmlinux).
+# This is the one place that says so: the Makefile and the host tests ask here.
 if [[ $KERNEL_VARIANT == default ]]; then
 	BUILD_DIR=${BUILD_DIR:-$SCX_PUSH_ROOT/build}
 else

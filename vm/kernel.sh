@@ -9,7 +9,10 @@
 #
 # Each step is skipped when its inputs did not change (a stamp holds the hash of
 # the inputs), so an unchanged tree is a no-op and a changed patch recompiles
-# only the files the series touches. Prints the build directory on stdout.
+# only the files the series touches. The stamps are checked first without the
+# machine lock, which is only taken when a step has work to do: an up-to-date
+# kernel does not wait for a running guest. Prints the build directory on
+# stdout.
 #
 # Variants: default (vm/kernel.config), check (the same config in its own
 # build directory, for check-patches), and NAME for vm/kernel-NAME.config
@@ -28,10 +31,11 @@ GIT_ID=(-c user.name="scx-push developers" -c user.email="scx-push@example.org"
 
 usage() {
 	cat <<USAGE
-usage: ${0##*/} [--print-dir | --print-src]
+usage: ${0##*/} [--stamp FILE | --print-dir | --print-src]
 Builds bzImage and vmlinux for KERNEL_VARIANT=$KERNEL_VARIANT into
-$(kernel_build_dir). --print-dir and --print-src only print the build
-and the source directory.
+$(kernel_build_dir). --stamp FILE also writes what
+identifies the build into FILE, touching it only when that changed (for make).
+--print-dir and --print-src only print the build and the source directory.
 USAGE
 }
 
@@ -56,6 +60,14 @@ series_patches() {
 # The stamps of a tree live in its git directory (a worktree has its own).
 tree_stamp() { printf '%s/scx-push-%s\n' "$(git -C "$(kernel_src_dir)" rev-parse --absolute-git-dir)" "$1"; }
 
+# source_current: the tarball is extracted and the worktree exists.
+source_current() {
+	local main
+	main="$(linux_dir)/src"
+	[[ -f "$main/.git/scx-push-extracted" ]] &&
+		[[ "$(kernel_src_dir)" == "$main" || -e "$(kernel_src_dir)/.git" ]]
+}
+
 extract_source() {
 	local main="$(linux_dir)/src" src
 	src=$(kernel_src_dir)
@@ -79,33 +91,43 @@ extract_source() {
 	fi
 }
 
+# load_series: PATCHES, the patches to apply, and SERIES_KEY, their hash.
+# Dies when the series names a missing patch.
+load_series() {
+	local list
+	list=$(series_patches) || exit 1
+	mapfile -t PATCHES < <(printf '%s' "${list:+$list$'\n'}")
+	SERIES_KEY=$( { echo "${#PATCHES[@]}"; [[ ${#PATCHES[@]} -eq 0 ]] || cat "${PATCHES[@]}"; } |
+		sha256sum | cut -c1-16)
+}
+
+# series_current: the tree is base + the series, with no other change.
+series_current() {
+	local stamp
+	stamp=$(tree_stamp series)
+	[[ -f "$stamp" && "$(cat "$stamp")" == "$SERIES_KEY" ]] &&
+		git -C "$(kernel_src_dir)" diff --quiet HEAD
+}
+
 # Check out base + the series. Files a previous series touched are restored by
 # git (new mtime, so make rebuilds them); untouched files keep their mtime.
 apply_series() {
-	local src key stamp p list
-	local -a patches
+	local src stamp p
+	series_current && return 0
 	src=$(kernel_src_dir)
-	list=$(series_patches) || exit 1
-	mapfile -t patches < <(printf '%s' "${list:+$list$'\n'}")
-	key=$( { echo "${#patches[@]}"; [[ ${#patches[@]} -eq 0 ]] || cat "${patches[@]}"; } |
-		sha256sum | cut -c1-16)
 	stamp=$(tree_stamp series)
-	if [[ -f "$stamp" && "$(cat "$stamp")" == "$key" ]] &&
-		git -C "$src" diff --quiet HEAD; then
-		return 0
-	fi
-	msg "applying ${#patches[@]} patch(es) from ${SERIES#"$SCX_PUSH_ROOT"/}"
+	msg "applying ${#PATCHES[@]} patch(es) from ${SERIES#"$SCX_PUSH_ROOT"/}"
 	rm -f "$stamp"
 	git -C "$src" am --abort >/dev/null 2>&1 || true
 	git "${GIT_ID[@]}" -C "$src" checkout -q -f -B "series-$KERNEL_TREE" base
 	git -C "$src" clean -q -fdx
-	for p in "${patches[@]}"; do
+	for p in "${PATCHES[@]}"; do
 		if ! git "${GIT_ID[@]}" -C "$src" am -q --whitespace=nowarn "$p" >&2; then
 			git -C "$src" am --abort >/dev/null 2>&1 || true
 			die "patch ${p##*/} does not apply to $LINUX_SOURCE_PKG $(linux_source_version)"
 		fi
 	done
-	echo "$key" >"$stamp"
+	echo "$SERIES_KEY" >"$stamp"
 }
 
 # vm/kernel.config, then vm/kernel-$KERNEL_VARIANT.config for any variant
@@ -148,17 +170,31 @@ verify_config() {
 	[[ $bad -eq 0 ]] || die "the config fragment did not apply; fix vm/kernel*.config"
 }
 
+# config_key: the hash of what the .config is made from.
+config_key() {
+	local -a frags
+	mapfile -t frags < <(fragments)
+	{ echo "$KERNEL_VARIANT $(kernel_src_dir)"; cat "$(tree_stamp series)" "${frags[@]}"; } |
+		sha256sum | cut -c1-16
+}
+
+config_current() {
+	local out
+	out=$(kernel_build_dir)
+	[[ -f "$out/.scx-push-config" && "$(cat "$out/.scx-push-config")" == "$(config_key)" &&
+		-f "$out/.config" ]]
+}
+
 # tinyconfig + fragments -> .config, only rewritten when its inputs changed.
 configure() {
 	local src out key stamp tmp
 	local -a frags
+	config_current && return 0
 	src=$(kernel_src_dir)
 	out=$(kernel_build_dir)
 	mapfile -t frags < <(fragments)
-	key=$( { echo "$KERNEL_VARIANT $src"; cat "$(tree_stamp series)" "${frags[@]}"; } |
-		sha256sum | cut -c1-16)
+	key=$(config_key)
 	stamp="$out/.scx-push-config"
-	[[ -f "$stamp" && "$(cat "$stamp")" == "$key" && -f "$out/.config" ]] && return 0
 	msg "configuring $KERNEL_VARIANT: tinyconfig + ${frags[*]##*/}"
 	mkdir -p "$out"
 	tmp="$out/.config-scx-push"
@@ -175,19 +211,26 @@ configure() {
 	echo "$key" >"$stamp"
 }
 
+full_build() { [[ "$KERNEL_TARGETS" == "bzImage vmlinux" ]]; }
+build_key() { cat "$(tree_stamp series)" "$(kernel_build_dir)/.scx-push-config" | sha256sum | cut -c1-16; }
+
 # Only a full build (bzImage vmlinux) is stamped: partial targets
 # (check-patches builds kernel/sched/) always go through make.
+compile_current() {
+	local out
+	out=$(kernel_build_dir)
+	full_build && [[ -f "$out/.scx-push-built" && "$(cat "$out/.scx-push-built")" == "$(build_key)" &&
+		-f "$out/vmlinux" && -f "$out/arch/x86/boot/bzImage" ]]
+}
+
 compile() {
 	local src out key stamp full=0
+	compile_current && return 0
 	src=$(kernel_src_dir)
 	out=$(kernel_build_dir)
-	[[ "$KERNEL_TARGETS" == "bzImage vmlinux" ]] && full=1
-	key=$(cat "$(tree_stamp series)" "$out/.scx-push-config" | sha256sum | cut -c1-16)
+	full_build && full=1
+	key=$(build_key)
 	stamp="$out/.scx-push-built"
-	if [[ $full -eq 1 && -f "$stamp" && "$(cat "$stamp")" == "$key" &&
-		-f "$out/vmlinux" && -f "$out/arch/x86/boot/bzImage" ]]; then
-		return 0
-	fi
 	rm -f "$stamp"
 	msg "building $KERNEL_TARGETS ($KERNEL_VARIANT, -j$JOBS, ccache in $SCX_PUSH_CACHE/ccache)"
 	export CCACHE_DIR="$SCX_PUSH_CACHE/ccache" CCACHE_BASEDIR="$src" CCACHE_NOHASHDIR=1
@@ -201,6 +244,8 @@ compile() {
 	[[ $full -eq 0 ]] || echo "$key" >"$stamp"
 }
 
+# Every step checks its stamp again: another build may have done the work
+# while this one waited for the lock.
 build() {
 	extract_source
 	apply_series
@@ -208,15 +253,38 @@ build() {
 	compile
 }
 
+# up_to_date: no step has work to do. Checked without the lock: a build that
+# runs meanwhile removes a step's stamp before it changes that step's output,
+# so this finds work to do and waits for the lock rather than taking a
+# half-built kernel for a current one.
+up_to_date() { source_current && series_current && config_current && compile_current; }
+
+# write_stamp FILE: the build directory, the build's key and vmlinux's mtime
+# into FILE, which is left alone (mtime too) when they did not change.
+write_stamp() {
+	local out id
+	out=$(kernel_build_dir)
+	id="$out $(cat "$out/.scx-push-built" 2>/dev/null) $(stat -c %Y "$out/vmlinux")"
+	[[ -f "$1" && "$(cat "$1")" == "$id" ]] && return 0
+	mkdir -p "$(dirname "$1")"
+	echo "$id" >"$1"
+}
+
 main() {
+	local stamp=""
 	case "${1:-}" in
 	-h | --help) usage; return 0 ;;
 	--print-dir) kernel_build_dir; return 0 ;;
 	--print-src) kernel_src_dir; return 0 ;;
+	--stamp) stamp=${2:-}; [[ -n "$stamp" ]] || { usage >&2; return 1; } ;;
 	"") ;;
 	*) usage >&2; return 1 ;;
 	esac
-	with_machine_lock build
+	# A bad variant or series dies here, before anything is locked or touched.
+	fragments >/dev/null
+	load_series
+	up_to_date || with_machine_lock build
+	[[ -z "$stamp" ]] || write_stamp "$stamp"
 	kernel_build_dir
 }
 
