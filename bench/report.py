@@ -48,7 +48,8 @@ PUSH_COUNTERS = (
     ("pushes", "pushes"),
     ("busy_moves", "busy moves"),
     ("sync_wake", "sync placements"),
-    ("preempt", "preemptions"),
+    ("wake_affine", "wake affine"),
+    ("preemptions", "preemptions"),
     ("pull_hot", "skipped hot pulls"),
 )
 
@@ -326,7 +327,9 @@ def counters_table(res, w):
     return lines + ["", "scx_push's counters over the case, medians over the repetitions: "
                     "pulls; pushes (to idle CPUs); busy moves (tasks moved between busy "
                     "CPUs, all levels); sync placements (wakeups placed by "
-                    "SCX_WAKE_SYNC); preemptions (by wakeups); skipped hot pulls "
+                    "SCX_WAKE_SYNC); wake affine (wakeups queued on the waker's "
+                    "CPU, none being idle); preemptions (by wakeups, at once or at "
+                    "the next tick); skipped hot pulls "
                     "(cache-hot tasks a pull passed over); \"-\": not counted by this "
                     "scheduler or by the scx_push that ran. CPUs examined / pull: over "
                     "all repetitions. load_balance (tasks moved) and schedule(): "

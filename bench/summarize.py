@@ -25,7 +25,8 @@ counters.csv  config,workload,case,counter,n,median,total: per-case deltas of
               moved_<name> (tasks it moved); from scx_push's --stats-json:
               pulls, pushes, pull_tries, scan_ok (CPUs examined by successful
               pulls), busy_moves (tasks moved between busy CPUs, if the
-              scx_push that ran counts them) and every raw counter.
+              scx_push that ran counts them), preemptions (at once and at
+              the next tick) and every raw counter.
 
 Only what was measured is written: no sample, no row. A directory without
 snap/ but with counters.csv (a run copied by `bench/run --publish`) keeps its
@@ -116,6 +117,8 @@ def scx_push_counters(path):
     c["scan_ok"] = stats["pull_scan_ok"]
     if all(k in stats for k in BUSY_MOVES):
         c["busy_moves"] = sum(stats[k] for k in BUSY_MOVES)
+    if "preempt" in stats:
+        c["preemptions"] = stats["preempt"] + stats.get("preempt_tick", 0)
     return c
 
 

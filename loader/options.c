@@ -30,6 +30,7 @@ enum long_only {
 	OPT_NO_PULL,
 	OPT_NO_BUSY,
 	OPT_NO_SYNC,
+	OPT_NO_WAKE_AFFINE,
 	OPT_NO_PREEMPT,
 	OPT_MIG_COST,
 	OPT_NO_IDLE_GATE,
@@ -47,6 +48,7 @@ static const struct option long_options[] = {
 	{ "no-pull",	no_argument,		NULL, OPT_NO_PULL },
 	{ "no-busy",	no_argument,		NULL, OPT_NO_BUSY },
 	{ "no-sync",	no_argument,		NULL, OPT_NO_SYNC },
+	{ "no-wake-affine", no_argument,	NULL, OPT_NO_WAKE_AFFINE },
 	{ "no-preempt",	no_argument,		NULL, OPT_NO_PREEMPT },
 	{ "mig-cost-us", required_argument,	NULL, OPT_MIG_COST },
 	{ "no-idle-gate", no_argument,		NULL, OPT_NO_IDLE_GATE },
@@ -63,9 +65,9 @@ void options_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 "Usage: %s [-s SLICE_US] [-i INTERVAL_S] [-P llc|node|all] [--no-push]\n"
-"       [--no-pull] [--no-busy] [--no-sync] [--no-preempt] [--mig-cost-us US]\n"
-"       [--no-idle-gate] [--scan mask|full] [--partial] [--stats-json FILE]\n"
-"       [-v] [-h]\n"
+"       [--no-pull] [--no-busy] [--no-sync] [--no-wake-affine] [--no-preempt]\n"
+"       [--mig-cost-us US] [--no-idle-gate] [--scan mask|full] [--partial]\n"
+"       [--stats-json FILE] [-v] [-h]\n"
 "\n"
 "scx_push: a sched_ext scheduler with per-CPU queues that idle CPUs pull from\n"
 "(guided by per-LLC masks of overloaded CPUs) and busy CPUs push to idle ones.\n"
@@ -80,11 +82,14 @@ void options_usage(FILE *f, const char *prog)
 "      --no-pull             never pull tasks from busy CPUs\n"
 "      --no-busy             never move waiting tasks between busy CPUs\n"
 "      --no-sync             place sync wakeups like any other wakeup\n"
+"      --no-wake-affine      with no CPU idle, queue a wakee on its previous\n"
+"                            CPU, not on the waker's\n"
 "      --no-preempt          no wakeup preemption; every slice is SLICE_US\n"
 "      --mig-cost-us US      a task that ran less than US microseconds ago is\n"
 "                            cache hot and not pulled, 0..%d (default %d)\n"
 "      --no-idle-gate        pull even where a pull costs more than the CPU's\n"
-"                            average idle time\n""      --scan MODE           find busy CPUs with the overloaded masks (mask,\n"
+"                            average idle time\n"
+"      --scan MODE           find busy CPUs with the overloaded masks (mask,\n"
 "                            default) or by looking at every CPU (full)\n"
 "      --partial             schedule only SCHED_EXT tasks, leave others on CFS\n"
 "      --stats-json FILE     write the statistics to FILE as JSON\n"
@@ -174,6 +179,7 @@ static void set_defaults(struct options *o)
 		.pull		= true,
 		.busy		= true,
 		.sync		= true,
+		.wake_affine	= true,
 		.preempt	= true,
 		.mig_cost_us	= OPT_MIG_COST_US_DFL,
 		.idle_gate	= true,
@@ -230,6 +236,9 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_NO_SYNC:
 			o->sync = false;
+			break;
+		case OPT_NO_WAKE_AFFINE:
+			o->wake_affine = false;
 			break;
 		case OPT_NO_PREEMPT:
 			o->preempt = false;

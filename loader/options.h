@@ -27,6 +27,7 @@ struct options {
 	bool		pull;		/* not --no-pull */
 	bool		busy;		/* not --no-busy */
 	bool		sync;		/* not --no-sync */
+	bool		wake_affine;	/* not --no-wake-affine */
 	bool		preempt;	/* not --no-preempt */
 	unsigned long	mig_cost_us;	/* --mig-cost-us */
 	bool		idle_gate;	/* not --no-idle-gate */

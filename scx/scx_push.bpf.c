@@ -19,16 +19,20 @@
  *
  * Latency (--no-preempt turns it off). A wakeup queued on a busy CPU whose
  * vtime is more than the minimum slice (1 ms) behind the running task's
- * preempts it (SCX_KICK_PREEMPT) once that task ran a minimum slice, and a
- * task's slice is divided by one plus the number waiting behind it, down to
- * that minimum.
+ * preempts it once that task ran a minimum slice: at once on the waker's CPU
+ * (SCX_KICK_PREEMPT), at the next tick on another CPU (a remote kick would
+ * take that CPU's rq lock). A task's slice is divided by one plus the number
+ * waiting behind it, down to that minimum.
  *
  * Wakeups (ops.select_cpu). A sync wakeup (SCX_WAKE_SYNC: the waker is about
  * to sleep; --no-sync ignores it) whose waker's CPU has nothing waiting goes
  * to an idle CPU of the waker's LLC, its previous CPU first, or else behind
  * the waker, which hands it the CPU, with no push. Any other wakeup goes to
  * the previous CPU if idle, else an idle CPU in its LLC, its node, anywhere
- * allowed; with SMT, a wholly idle core first.
+ * allowed; with SMT, a wholly idle core first. With no CPU idle it is queued
+ * on the waker's CPU (--no-wake-affine: on its previous CPU), so that the
+ * wakeup takes no other CPU's rq lock. Only an enqueue on a CPU that is
+ * going idle kicks it.
  *
  * Overloaded masks. Each LLC has a bpf_cpumask of its CPUs that have a
  * movable task waiting behind the running one. ops.enqueue sets a CPU's bit
@@ -131,6 +135,7 @@ const volatile bool sync_enabled = true;
 const volatile bool preempt_enabled = true;
 const volatile u64 mig_cost_ns = 500 * 1000;
 const volatile bool idle_gate = true;
+const volatile bool wake_affine = true;
 
 /* topology, see loader/topology.h for the layout */
 const volatile bool smt_enabled;
@@ -173,6 +178,7 @@ struct cpu_ctx {
 	u64			pull_cost[NR_LEVELS];
 	s32			load_prev;	/* last round's load, see measure_llc() */
 	bool			released;	/* taken by a higher class */
+	bool			preempt_tick;	/* the next tick ends the slice */
 	struct bpf_cpumask __kptr *tmp;		/* scratch, this CPU's callbacks only */
 };
 
@@ -615,6 +621,26 @@ static bool place_sync(struct task_struct *p, s32 prev_cpu, s32 *cpu, bool *idle
 	return true;
 }
 
+/*
+ * No CPU is idle for a waking @p: it waits behind a running task wherever it
+ * goes. With wake_affine that is the waker's CPU: ttwu then queues it under
+ * the rq lock this CPU takes anyway, where its previous CPU would cost the
+ * waker that CPU's lock and that CPU's tick, wakeups and dispatch a wait for
+ * it. Under a wakeup-heavy load such as hackbench that contention is most of
+ * the scheduling cost; where the wakees pile up, pulls and the busy balance
+ * spread them as any other queued task.
+ */
+static s32 busy_wake_cpu(struct task_struct *p, s32 prev_cpu, u64 wake_flags)
+{
+	s32 this_cpu = bpf_get_smp_processor_id();
+
+	if (!wake_affine || !(wake_flags & SCX_WAKE_TTWU) || this_cpu == prev_cpu ||
+	    !cpu_usable(this_cpu) || !bpf_cpumask_test_cpu(this_cpu, p->cpus_ptr))
+		return prev_cpu;
+	stat_inc(STAT_WAKE_AFFINE);
+	return this_cpu;
+}
+
 s32 BPF_STRUCT_OPS(push_select_cpu, struct task_struct *p, s32 prev_cpu,
 		   u64 wake_flags)
 {
@@ -650,11 +676,43 @@ s32 BPF_STRUCT_OPS(push_select_cpu, struct task_struct *p, s32 prev_cpu,
 	else
 		cpu = pick_idle_at(p, prev_cpu, LEVEL_ALL, tmp, 0);
 	if (cpu < 0)
-		return prev_cpu;
+		return busy_wake_cpu(p, prev_cpu, wake_flags);
 
 	stat_inc(STAT_IDLE_DSP);
 	dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, 0);
 	return cpu;
+}
+
+/*
+ * Whether @cpu found nothing to run in its last ops.dispatch() and has not
+ * run a task since. Read under @cpu's rq lock, which ops.dispatch() holds
+ * from its last look at its queue until the CPU is idle.
+ */
+static bool going_idle(s32 cpu)
+{
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+
+	return cctx && cctx->idle_at;
+}
+
+/*
+ * End the slice of the task running on @cpu, whose rq lock the caller holds.
+ * On this CPU a kick does it at once. Another CPU's next tick does it (1/HZ
+ * at most): a kick would take that CPU's rq lock from an irq_work, and on a
+ * busy machine every wakeup preempting through a remote lock costs its
+ * ticks and wakers more than the latency it saves.
+ */
+static void preempt_cpu(s32 cpu)
+{
+	struct cpu_ctx *cctx;
+
+	if (cpu == bpf_get_smp_processor_id()) {
+		scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
+		stat_inc(STAT_PREEMPT);
+	} else if ((cctx = lookup_cpu_ctx(cpu)) && !cctx->preempt_tick) {
+		cctx->preempt_tick = true;
+		stat_inc(STAT_PREEMPT_TICK);
+	}
 }
 
 /* Ask an idle CPU near @cpu to pull: with push off nothing else moves tasks. */
@@ -738,13 +796,13 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 	vtime = queue_on(p, tctx, cpu, enq_flags);
 	if (preempt_enabled && (enq_flags & SCX_ENQ_WAKEUP) &&
 	    should_preempt(cpu, vtime)) {
-		scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
-		stat_inc(STAT_PREEMPT);
-	} else if (cpu != bpf_get_smp_processor_id()) {
+		preempt_cpu(cpu);
+	} else if (going_idle(cpu)) {
 		/*
-		 * @cpu may be past the check of its own queue in
-		 * ops.dispatch() and about to go idle: an idle kick wakes it
-		 * then, and costs nothing while it runs a task.
+		 * @cpu is past the last check of its own queue in
+		 * ops.dispatch() and about to go idle: wake it. Only then: a
+		 * kick takes @cpu's rq lock, which a busy CPU's tick and
+		 * wakeups wait for.
 		 */
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 	}
@@ -1035,11 +1093,19 @@ void BPF_STRUCT_OPS(push_dispatch, s32 cpu, struct task_struct *prev)
 		cctx->idle_at = bpf_ktime_get_ns();
 }
 
-/* Repair a set bit lost to a race between a puller and an enqueue. */
+/*
+ * End the slice that a wakeup on another CPU asked to preempt (preempt_cpu()),
+ * and repair a set bit lost to a race between a puller and an enqueue.
+ */
 void BPF_STRUCT_OPS(push_tick, struct task_struct *p)
 {
 	s32 cpu = scx_bpf_task_cpu(p);
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 
+	if (cctx && cctx->preempt_tick) {
+		cctx->preempt_tick = false;
+		p->scx.slice = 0;
+	}
 	if (scan_mode == SCX_PUSH_SCAN_MASK && !mask_test(cpu) &&
 	    dsq_head_movable(cpu, 0))
 		mask_set(cpu);
@@ -1063,6 +1129,7 @@ void BPF_STRUCT_OPS(push_running, struct task_struct *p)
 	tctx->started = bpf_ktime_get_ns();
 	set_curr(cctx, p, tctx->started);
 	p->scx.slice = task_slice(cpu);
+	cctx->preempt_tick = false;
 	/* the idle period that ops.dispatch() began ends here */
 	if (cctx->idle_at) {
 		idle = tctx->started - cctx->idle_at;

@@ -82,7 +82,7 @@ set_sizes() {
 		SIZE_PIPE_LOOPS=10000
 		SIZE_OVERSUB_MITERS=60
 		SIZE_RT_S=3
-		DEFAULT_CONFIGS="eevdf push push-nobusy push-nosync push-nopreempt"
+		DEFAULT_CONFIGS="eevdf push push-nobusy push-nosync push-noaffine push-nopreempt"
 		DEFAULT_WORKLOADS=$ALL_WORKLOADS
 		;;
 	full)
@@ -97,8 +97,8 @@ set_sizes() {
 		SIZE_PIPE_LOOPS=20000
 		SIZE_OVERSUB_MITERS=80
 		SIZE_RT_S=3
-		DEFAULT_CONFIGS="eevdf push simple push-nobusy push-nosync push-nopreempt \
-push-nohot push-nogate"
+		DEFAULT_CONFIGS="eevdf push simple push-nobusy push-nosync push-noaffine \
+push-nopreempt push-nohot push-nogate"
 		DEFAULT_WORKLOADS="hackbench cyclictest oversub"
 		;;
 	*) return 1 ;;

@@ -6,7 +6,8 @@
 # tree's scx_simple), push (scx_push with its defaults) and the scx_push
 # ablations, each with one mechanism off: push-nopush (pushes to idle CPUs),
 # push-nopull (pulls by idle CPUs), push-nobusy (moves between busy CPUs),
-# push-nosync (SCX_WAKE_SYNC placement), push-nopreempt (wakeup preemption;
+# push-nosync (SCX_WAKE_SYNC placement), push-noaffine (wakees of a busy
+# machine queued on the waker's CPU: --no-wake-affine), push-nopreempt (wakeup preemption;
 # fixed slices), push-nohot (the cache-hot gate of pulls: --mig-cost-us 0),
 # push-nogate (the idle-time gate of pulls: --no-idle-gate), push-scanfull (the overloaded masks: --scan full), push-llc (pulls beyond
 # the LLC: -P llc). scx_push runs with -i 3600 so that it prints nothing
@@ -22,7 +23,7 @@ SCHED_PID=
 LOAD_TIMEOUT_S=${LOAD_TIMEOUT_S:-60}
 
 ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-nobusy push-nosync \
-push-nopreempt push-nohot push-nogate push-scanfull push-llc"
+push-noaffine push-nopreempt push-nohot push-nogate push-scanfull push-llc"
 
 # config_args NAME: the scheduler command line of a configuration.
 config_args() {
@@ -34,6 +35,7 @@ config_args() {
 	push-nopull) echo "scx_push --no-pull" ;;
 	push-nobusy) echo "scx_push --no-busy" ;;
 	push-nosync) echo "scx_push --no-sync" ;;
+	push-noaffine) echo "scx_push --no-wake-affine" ;;
 	push-nopreempt) echo "scx_push --no-preempt" ;;
 	push-nohot) echo "scx_push --mig-cost-us 0" ;;
 	push-nogate) echo "scx_push --no-idle-gate" ;;

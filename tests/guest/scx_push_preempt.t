@@ -26,7 +26,7 @@ info "control (--no-preempt): median wakeup latency $control us"
 [ "$control" -ge 5000 ] || fail "--no-preempt: median latency $control us, want >= 5000 us (half a slice); the test shows nothing"
 
 p50=$(latency)
-preempts=$(scx_push_stat preempt)
+preempts=$(( $(scx_push_stat preempt) + $(scx_push_stat preempt_tick) ))
 info "preemption: median wakeup latency $p50 us, $preempts preemptions"
 [ "$p50" -ge 0 ] && [ "$((p50 * 4))" -le "$control" ] ||
 	fail "median latency $p50 us with preemption, not a quarter of $control us without"

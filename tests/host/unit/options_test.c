@@ -97,11 +97,11 @@ int main(void)
 	      !opts.partial && !opts.verbose && !opts.stats_json &&
 	      opts.scope == SCX_PUSH_SCOPE_ALL && opts.scan == SCX_PUSH_SCAN_MASK,
 	      "defaults: 20 ms slice, 1 s interval, push and pull up to all nodes, masks");
-	CHECK(opts.busy && opts.sync && opts.preempt && opts.mig_cost_us == 500 &&
-	      opts.idle_gate,
-	      "defaults: busy balance, sync placement, preemption, 500 us migration cost, idle gate");
-	CHECK(parse("--no-busy --no-sync --no-preempt --mig-cost-us 0 --no-idle-gate") ==
-	      OPTIONS_RUN && !opts.busy && !opts.sync && !opts.preempt &&
+	CHECK(opts.busy && opts.sync && opts.wake_affine && opts.preempt &&
+	      opts.mig_cost_us == 500 && opts.idle_gate,
+	      "defaults: busy balance, sync placement, wake affine, preemption, 500 us migration cost, idle gate");
+	CHECK(parse("--no-busy --no-sync --no-wake-affine --no-preempt --mig-cost-us 0 --no-idle-gate") ==
+	      OPTIONS_RUN && !opts.busy && !opts.sync && !opts.wake_affine && !opts.preempt &&
 	      opts.mig_cost_us == 0 && !opts.idle_gate && opts.push && opts.pull,
 	      "the v2 ablations, each off alone");
 	CHECK(parse("--mig-cost-us=1000000") == OPTIONS_RUN && opts.mig_cost_us == 1000000,
