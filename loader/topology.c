@@ -62,64 +62,6 @@ static void note(struct topology *t, const char *fmt, ...)
 	strcat(t->notes, "\n");
 }
 
-int cpulist_parse(const char *s, bool *set, int max)
-{
-	int top = 0;
-
-	memset(set, 0, max * sizeof(*set));
-	while (*s && *s != '\n') {
-		long first, last;
-		char *end;
-
-		if (!isdigit((unsigned char)*s))
-			return -1;
-		first = strtol(s, &end, 10);
-		last = first;
-		if (*end == '-') {
-			if (!isdigit((unsigned char)end[1]))
-				return -1;
-			last = strtol(end + 1, &end, 10);
-		}
-		if (first > last || last >= max)
-			return -1;
-		for (long cpu = first; cpu <= last; cpu++)
-			set[cpu] = true;
-		if (last + 1 > top)
-			top = last + 1;
-		if (*end == ',')
-			end++;
-		else if (*end && *end != '\n')
-			return -1;
-		s = end;
-	}
-	return top;
-}
-
-void cpulist_format(const bool *set, int nr, char *buf, size_t len)
-{
-	size_t used = 0;
-	int cpu = 0;
-
-	buf[0] = '\0';
-	while (cpu < nr) {
-		int last;
-
-		if (!set[cpu]) {
-			cpu++;
-			continue;
-		}
-		for (last = cpu; last + 1 < nr && set[last + 1]; last++)
-			;
-		if (used < len)
-			used += snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpu);
-		if (last > cpu && used < len)
-			used += snprintf(buf + used, len - used, "-%d", last);
-		cpu = last + 1;
-	}
-	if (!used)
-		snprintf(buf, len, "none");
-}
-
 /* Read the first line of root/path into buf; -1 if it cannot be read. */
 static int read_sysfs(const struct reader *r, char *buf, size_t len,
 		      const char *fmt, ...)

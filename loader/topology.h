@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cpulist.h"
 #include "scx_push.h"
 
 struct topology {
@@ -42,13 +43,5 @@ struct topology {
  */
 int topology_read(struct topology *t, const char *root, char *err, size_t err_len);
 void topology_print(const struct topology *t, FILE *f);
-
-/*
- * "0-3,8,10-11" -> set[0..max-1]. Returns the highest CPU + 1 (0 for an
- * empty list), -1 for a malformed list or a CPU >= @max.
- */
-int cpulist_parse(const char *s, bool *set, int max);
-/* set[0..nr-1] -> "0-3,8" ("none" when empty), truncated to @len. */
-void cpulist_format(const bool *set, int nr, char *buf, size_t len);
 
 #endif /* __SCX_PUSH_TOPOLOGY_H */

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The loader's CPU lists; a relative path, for programs built without -Iloader. */
+#include "../../../loader/cpulist.h"
+
 enum { CPUS_MAX = 256 };
 
 static inline __attribute__((format(printf, 1, 2), noreturn))
@@ -55,48 +58,20 @@ static inline double arg_positive(const char *what, const char *s, double max)
 /* "0-3,6" -> set; dies on anything else. */
 static inline void cpus_parse(const char *s, cpu_set_t *set)
 {
-	const char *p = s;
+	bool cpus[CPUS_MAX];
 
+	if (cpulist_parse(s, cpus, CPUS_MAX) < 0)
+		die("bad CPU list '%s'", s);
 	CPU_ZERO(set);
-	while (*p) {
-		char *end;
-		long first = strtol(p, &end, 10), last = first;
-
-		if (end == p)
-			die("bad CPU list '%s'", s);
-		if (*end == '-')
-			last = strtol(end + 1, &end, 10);
-		if (first < 0 || last < first || last >= CPUS_MAX)
-			die("bad CPU list '%s'", s);
-		for (long cpu = first; cpu <= last; cpu++)
+	for (int cpu = 0; cpu < CPUS_MAX; cpu++)
+		if (cpus[cpu])
 			CPU_SET(cpu, set);
-		p = *end == ',' ? end + 1 : end;
-		if (*end && *end != ',')
-			die("bad CPU list '%s'", s);
-	}
 }
 
 /* seen[] -> "0,2-3" ("none" if empty). */
 static inline void cpus_format(const bool *seen, char *buf, size_t len)
 {
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int cpu = 0; cpu < CPUS_MAX; cpu++) {
-		int last = cpu;
-
-		if (!seen[cpu])
-			continue;
-		while (last + 1 < CPUS_MAX && seen[last + 1])
-			last++;
-		if (used < len)
-			used += snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpu);
-		if (last > cpu && used < len)
-			used += snprintf(buf + used, len - used, "-%d", last);
-		cpu = last;
-	}
-	if (!used)
-		snprintf(buf, len, "none");
+	cpulist_format(seen, CPUS_MAX, buf, len);
 }
 
 #endif /* __HELPERS_H */
