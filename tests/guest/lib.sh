@@ -104,6 +104,26 @@ set_ext_runtime() {
 	done
 }
 
+# start_burners N SECONDS [OUT]: N CPU-bound tasks (burn -t SECONDS) in the
+# background, their pids in BURNERS; burner i reports to OUT.i, or nowhere.
+start_burners() {
+	local i out=/dev/null
+	BURNERS=""
+	for i in $(seq "$1"); do
+		[ -z "${3:-}" ] || out=$3.$i
+		burn -t "$2" >"$out" &
+		BURNERS="$BURNERS $!"
+	done
+}
+
+# wait_burners: wait for every burner of start_burners; status 1 when any
+# of them failed.
+wait_burners() {
+	local p rc=0
+	for p in $BURNERS; do wait "$p" || rc=1; done
+	return "$rc"
+}
+
 # The root domain total_bw of every CPU, one per line (sched/debug).
 total_bw_all() {
 	grep 'dl_bw->total_bw' /sys/kernel/debug/sched/debug | sed 's/.*: *//'

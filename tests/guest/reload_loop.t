@@ -37,11 +37,8 @@ touch "$DIR/run"
 	hackbench -g 2 -f 4 -l 20 >/dev/null || { echo failed >"$DIR/hackbench"; exit 1; }
 done ) &
 hb=$!
-for i in $(seq "$RELOAD_BURNERS"); do
-	burn -t 3600 >/dev/null &
-	loadpids="$loadpids $!"
-done
-loadpids="$loadpids $hb"
+start_burners "$RELOAD_BURNERS" 3600
+loadpids="$loadpids $BURNERS $hb"
 
 # Load (start to enabled) and unload (SIGINT to disabled) times, in 1/100 s.
 load_cs=0 unload_cs=0 max_cs=0

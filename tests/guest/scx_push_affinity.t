@@ -11,12 +11,9 @@ for m in $masks; do
 	burn -t 3 -c "$m" >"/tmp/burn.$m" &
 	pids="$pids $!"
 done
-for i in 1 2 3 4; do
-	burn -t 3 >/dev/null &
-	pids="$pids $!"
-done
+start_burners 4 3
 hackbench -g 2 -f 4 -l 20 >/dev/null || fail "hackbench failed"
-for p in $pids; do wait "$p" || fail "a burner failed"; done
+for p in $pids $BURNERS; do wait "$p" || fail "a burner failed"; done
 scx_push_stop
 
 for m in $masks; do

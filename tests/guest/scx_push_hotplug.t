@@ -8,11 +8,7 @@ online=/sys/devices/system/cpu/cpu3/online
 [ -w "$online" ] || skip "CPU 3 cannot be taken offline"
 
 scx_push_start
-pids=""
-for i in $(seq 8); do
-	burn -t 12 >/dev/null &
-	pids="$pids $!"
-done
+start_burners 8 12
 sleep 1
 echo 0 >"$online" || fail "cannot take CPU 3 offline"
 sleep 3
@@ -24,7 +20,7 @@ sleep 3
 wait_for_state enabled 20 || fail "scx_push did not come back after CPU 3 came back"
 expect_eq "ops name after the hotplug" "$(cat "$SCX_OPS")" "scx_push"
 kill -0 "$SCX_PUSH_PID" 2>/dev/null || fail "the loader is gone"
-for p in $pids; do wait "$p" || fail "a burner failed"; done
+wait_burners || fail "a burner failed"
 scx_push_stop
 restarts=$(grep -c "^scx_push: restarting as the kernel asked" "$SCX_PUSH_LOG")
 info "restarts: $restarts; $(grep '^topology' "$SCX_PUSH_LOG" | tail -n 1)"

@@ -10,13 +10,9 @@ command -v scx_push >/dev/null || fail "scx_push is not in the initramfs"
 dmesg_mark
 scx_push_start
 
-burners=""
-for i in 1 2 3 4; do
-	burn -t 3 >/dev/null &
-	burners="$burners $!"
-done
+start_burners 4 3
 hackbench -g 2 -f 5 -l 20 >/tmp/hackbench.log 2>&1 || { cat /tmp/hackbench.log; fail "hackbench failed"; }
-for p in $burners; do wait "$p"; done
+wait_burners
 info "$(grep Time /tmp/hackbench.log)"
 expect_eq "state under load" "$(scx_state)" "enabled"
 

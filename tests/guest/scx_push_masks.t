@@ -4,18 +4,14 @@
 . ./scx_push.sh
 
 scx_push_start
-pids=""
-for i in $(seq 16); do
-	burn -t 6 >/dev/null &
-	pids="$pids $!"
-done
+start_burners 16 6
 # the burners may take a while to start (seen on the debug kernel): ask again
 overloaded() { busy=$(scx_push_overloaded); [ "$busy" != none ]; }
 sleep 1
 wait_until 3 overloaded || fail "no CPU in the overloaded masks with 16 busy tasks on 8 CPUs"
 info "under load: overloaded CPUs $busy"
 
-for p in $pids; do wait "$p" || fail "a burner failed"; done
+wait_burners || fail "a burner failed"
 sleep 0.1
 idle=$(scx_push_overloaded)
 expect_eq "overloaded CPUs 100 ms after the load stopped" "$idle" "none"

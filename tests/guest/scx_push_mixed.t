@@ -17,17 +17,13 @@ hb=$!
 churn=$!
 ( while [ "$(date +%s)" -lt "$end" ]; do sleep 0.01; done ) &
 sleeper=$!
-burners=""
-for i in 1 2 3 4; do
-	burn -t "$DURATION" >/dev/null &
-	burners="$burners $!"
-done
+start_burners 4 "$DURATION"
 
 # Every second each burner gets another CPU set and nice level.
 masks="0 1 2-3 4-7 0,4 0-7"
 round=0
 while [ "$(date +%s)" -lt "$end" ]; do
-	for p in $burners; do
+	for p in $BURNERS; do
 		m=$(echo $masks | cut -d ' ' -f $(((round + p) % 6 + 1)))
 		taskset -p -c "$m" "$p" >/dev/null 2>&1
 		renice "$(((round + p) % 10))" -p "$p" >/dev/null 2>&1
@@ -38,7 +34,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 done
 
 wait "$hb" || fail "hackbench failed"
-for p in $churn $sleeper $burners; do wait "$p"; done
+for p in $churn $sleeper $BURNERS; do wait "$p"; done
 expect_eq "state after the load" "$(scx_state)" "enabled"
 scx_push_stop
 info "$(grep '^total queue' "$SCX_PUSH_LOG")"

@@ -6,13 +6,9 @@
 . ./scx_push.sh
 
 load() {
-	local pids="" p
-	for i in 1 2 3 4; do
-		burn -t 3 >/dev/null &
-		pids="$pids $!"
-	done
+	start_burners 4 3
 	hackbench -g 1 -f 4 -l 100 >/tmp/hackbench.log 2>&1 || { cat /tmp/hackbench.log; fail "hackbench failed"; }
-	for p in $pids; do wait "$p" || fail "a burner failed"; done
+	wait_burners || fail "a burner failed"
 	info "$1: hackbench $(grep Time /tmp/hackbench.log)"
 }
 

@@ -12,15 +12,11 @@ SECONDS_RUN=5
 MIN_CPU_MS=2000
 
 scx_push_start
-pids=""
-for i in $(seq 8); do
-	burn -t "$SECONDS_RUN" >"/tmp/burn.$i" &
-	pids="$pids $!"
-done
+start_burners 8 "$SECONDS_RUN" /tmp/burn
 sleep 0.5
 burn -t 4 -c 2 -f 50 >/tmp/hog &
 hog=$!
-for p in $pids $hog; do wait "$p" || fail "a burner failed"; done
+for p in $BURNERS $hog; do wait "$p" || fail "a burner failed"; done
 expect_eq "state after the RT hog" "$(scx_state)" "enabled"
 scx_push_stop
 
