@@ -30,7 +30,8 @@
  * the waker, which hands it the CPU, with no push. Any other wakeup goes to
  * the previous CPU if idle, else an idle CPU in its LLC, its node, anywhere
  * allowed; with SMT, a wholly idle core first. With no CPU idle it is queued
- * on the waker's CPU (--no-wake-affine: on its previous CPU), so that the
+ * on the waker's CPU unless more tasks wait there than on its previous CPU
+ * plus one (--no-wake-affine: always on its previous CPU), so that the
  * wakeup takes no other CPU's rq lock. Only an enqueue on a CPU that is
  * going idle kicks it.
  *
@@ -627,15 +628,21 @@ static bool place_sync(struct task_struct *p, s32 prev_cpu, s32 *cpu, bool *idle
  * the rq lock this CPU takes anyway, where its previous CPU would cost the
  * waker that CPU's lock and that CPU's tick, wakeups and dispatch a wait for
  * it. Under a wakeup-heavy load such as hackbench that contention is most of
- * the scheduling cost; where the wakees pile up, pulls and the busy balance
- * spread them as any other queued task.
+ * the scheduling cost. Not where the wakees would pile up: a task that wakes
+ * many (hackbench's start, a producer) would queue them all on its CPU, and
+ * pulls and the busy balance move one task at a time. So @p stays with its
+ * previous CPU when more than one task more waits here than there (EEVDF's
+ * wake_affine_weight() compares loads the same way).
  */
-static s32 busy_wake_cpu(struct task_struct *p, s32 prev_cpu, u64 wake_flags)
+static s32 busy_wake_cpu(struct task_struct *p, s32 prev_cpu, bool prev_ok,
+			 u64 wake_flags)
 {
 	s32 this_cpu = bpf_get_smp_processor_id();
 
 	if (!wake_affine || !(wake_flags & SCX_WAKE_TTWU) || this_cpu == prev_cpu ||
 	    !cpu_usable(this_cpu) || !bpf_cpumask_test_cpu(this_cpu, p->cpus_ptr))
+		return prev_cpu;
+	if (prev_ok && scx_bpf_dsq_nr_queued(this_cpu) > scx_bpf_dsq_nr_queued(prev_cpu) + 1)
 		return prev_cpu;
 	stat_inc(STAT_WAKE_AFFINE);
 	return this_cpu;
@@ -676,7 +683,7 @@ s32 BPF_STRUCT_OPS(push_select_cpu, struct task_struct *p, s32 prev_cpu,
 	else
 		cpu = pick_idle_at(p, prev_cpu, LEVEL_ALL, tmp, 0);
 	if (cpu < 0)
-		return busy_wake_cpu(p, prev_cpu, wake_flags);
+		return busy_wake_cpu(p, prev_cpu, prev_ok, wake_flags);
 
 	stat_inc(STAT_IDLE_DSP);
 	dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, 0);
@@ -1635,12 +1642,27 @@ out:
 	return 0;
 }
 
+static const char on[] = "on", off[] = "off";
+static const char scope_llc[] = "llc", scope_node[] = "node", scope_all[] = "all";
+static const char scan_mask[] = "mask", scan_full[] = "full";
+
+static const char *on_off(bool enabled)
+{
+	return enabled ? on : off;
+}
+
 void BPF_STRUCT_OPS(push_dump, struct scx_dump_ctx *dctx)
 {
+	const char *scope = pull_scope == SCX_PUSH_SCOPE_LLC ? scope_llc :
+			    pull_scope == SCX_PUSH_SCOPE_NODE ? scope_node : scope_all;
 	u32 llc, i, cpu;
 
-	scx_bpf_dump("scx_push: slice_ns=%llu pull_scope=%u scan=%u push=%d pull=%d\n",
-		     slice_ns, pull_scope, scan_mode, push_enabled, pull_enabled);
+	scx_bpf_dump("scx_push: slice_ns=%llu pull_scope=%s scan=%s push=%s pull=%s\n",
+		     slice_ns, scope, scan_mode == SCX_PUSH_SCAN_MASK ? scan_mask : scan_full,
+		     on_off(push_enabled), on_off(pull_enabled));
+	scx_bpf_dump("scx_push: busy=%s sync=%s wake_affine=%s preempt=%s idle_gate=%s\n",
+		     on_off(busy_enabled), on_off(sync_enabled), on_off(wake_affine),
+		     on_off(preempt_enabled), on_off(idle_gate));
 	bpf_for(llc, 0, nr_llcs) {
 		scx_bpf_dump("llc %u (node %d) overloaded:", llc, llc_node_id(llc));
 		bpf_for(i, 0, llc_nr[cpu_idx(llc)]) {

@@ -23,8 +23,10 @@ echo >/sys/kernel/tracing/trace
 echo D >/proc/sysrq-trigger
 sleep 0.5
 echo 0 >"$event"
-grep -q "scx_push: slice_ns=20000000 pull_scope=2 scan=0 push=1 pull=1" /sys/kernel/tracing/trace ||
+grep -q "scx_push: slice_ns=20000000 pull_scope=all scan=mask push=on pull=on" /sys/kernel/tracing/trace ||
 	fail "SysRq-D dump lacks the scx_push header"
+grep -q "scx_push: busy=on sync=on wake_affine=on preempt=on idle_gate=on" /sys/kernel/tracing/trace ||
+	fail "SysRq-D dump lacks the scx_push mechanisms"
 grep -q "llc 3 (node 1) overloaded:" /sys/kernel/tracing/trace || fail "SysRq-D dump lacks the LLC masks"
 
 scx_push_stop

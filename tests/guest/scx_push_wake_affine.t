@@ -3,7 +3,8 @@
 # the waker's CPU has a burner waiting, so neither the idle search nor sync
 # placement applies: scx_push queues each wakee on its waker's CPU and the
 # pair ends up sharing a CPU in most rounds. With --no-wake-affine (control)
-# each wakee is queued on its previous CPU and the pair stays apart.
+# each wakee is queued on its previous CPU and the pair stays apart. Both
+# runs have --no-busy: the busy balance would move the pair on its own.
 . ./lib.sh
 . ./scx_push.sh
 
@@ -22,12 +23,12 @@ pair() {
 	scx_push_stop
 }
 
-pair --no-wake-affine
+pair --no-busy --no-wake-affine
 control=$(field same_cpu_pct "$out")
 info "control (--no-wake-affine): same CPU in $control% of the rounds ($out)"
 [ "$control" -le 20 ] || fail "--no-wake-affine: the pair shared a CPU in $control% of the rounds; the test shows nothing ($out)"
 
-pair
+pair --no-busy
 pct=$(field same_cpu_pct "$out")
 affine=$(scx_push_stat wake_affine)
 info "wake affine: same CPU in $pct% of the rounds, $affine wakeups queued on the waker's CPU ($out)"
