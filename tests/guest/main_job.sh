@@ -1,7 +1,9 @@
 # The guest half of `make run` (busybox sh, run from /scx-push/tests/guest):
 # show the topology, load scx_push under a mixed load and print what it
-# reports (topology, per-interval stats, the exit summary), then measure the
-# rt_stall scenario under scx_push with the ext server on and off. Exits
+# reports (topology, per-interval stats, the exit summary), record hackbench
+# under EEVDF and under scx_push with schedstat and print the diff of the
+# two, then measure the rt_stall scenario under scx_push with the ext server
+# on and off. Exits
 # non-zero if any step fails; the host then runs the quick comparison.
 . ./lib.sh
 . ./scx_push.sh
@@ -26,6 +28,21 @@ for p in $burners; do wait "$p"; done
 sleep 1
 scx_push_stop
 cat "$SCX_PUSH_LOG"
+
+step "schedstat diff: hackbench -p -g 2 -l 50 under EEVDF (A) and scx_push (B)"
+old_schedstats=$(cat /proc/sys/kernel/sched_schedstats)
+old_verbose=$(cat /sys/kernel/debug/sched/verbose)
+echo 1 >/proc/sys/kernel/sched_schedstats || fail "cannot enable schedstats"
+echo Y >/sys/kernel/debug/sched/verbose || fail "cannot set sched/verbose (domain names)"
+schedstat record -o /tmp/eevdf.data -- hackbench -p -g 2 -l 50 >/dev/null ||
+	fail "schedstat record under EEVDF failed"
+scx_push_start -i 3600
+schedstat record -o /tmp/push.data --scx-json "$SCX_PUSH_JSON" --scx-pid "$SCX_PUSH_PID" -- \
+	hackbench -p -g 2 -l 50 >/dev/null || fail "schedstat record under scx_push failed"
+scx_push_stop
+echo "$old_schedstats" >/proc/sys/kernel/sched_schedstats
+echo "$old_verbose" >/sys/kernel/debug/sched/verbose
+schedstat diff /tmp/eevdf.data /tmp/push.data || fail "schedstat diff failed"
 
 step "rt_stall under scx_push: a busy task and a SCHED_FIFO hog on CPU 7"
 [ -d "$EXT_SERVER" ] || fail "this kernel has no ext server ($EXT_SERVER)"
