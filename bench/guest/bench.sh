@@ -97,8 +97,8 @@ set_sizes() {
 		SIZE_PIPE_LOOPS=20000
 		SIZE_OVERSUB_MITERS=80
 		SIZE_RT_S=3
-		DEFAULT_CONFIGS="eevdf push simple push-nobusy push-nosync push-noaffine \
-push-nopreempt push-nohot push-nogate"
+		DEFAULT_CONFIGS="eevdf push simple push-nobusy push-noaffine push-nopreempt \
+push-nogate"
 		DEFAULT_WORKLOADS="hackbench cyclictest oversub"
 		;;
 	*) return 1 ;;
