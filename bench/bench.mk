@@ -31,7 +31,7 @@ bench-quick: initramfs ## eevdf, scx_push and 3 ablations on every workload: 1 r
 $(BENCH_OUT):
 	$(Q)mkdir -p $@
 
-$(BENCH_OVERSUB): bench/oversub.c tests/guest/helpers/helpers.h | $(BENCH_OUT)
+$(BENCH_OVERSUB): bench/oversub.c tests/guest/helpers/helpers.h loader/cpulist.h | $(BENCH_OUT)
 	$(call quiet_msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -static -Itests/guest/helpers -o $@ $<
 

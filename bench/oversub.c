@@ -39,14 +39,6 @@ static void usage(void)
 	exit(2);
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* The child: affinity, ready, wait for the start (EOF on go), work, time. */
 static void child(const char *cpus, long miters, int ready, int go, double *done)
 {

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* The loader's CPU lists; a relative path, for programs built without -Iloader. */
 #include "../../../loader/cpulist.h"
@@ -72,6 +73,15 @@ static inline void cpus_parse(const char *s, cpu_set_t *set)
 static inline void cpus_format(const bool *seen, char *buf, size_t len)
 {
 	cpulist_format(seen, CPUS_MAX, buf, len);
+}
+
+/* CLOCK_MONOTONIC in milliseconds. */
+static inline double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 #endif /* __HELPERS_H */
