@@ -178,17 +178,28 @@ static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq
 	return skel;
 }
 
+/*
+ * Load (verify) the programs; the wall time it took is printed: the
+ * verifier's cost as the user waits for it (under emulation it says more
+ * about the host than about the programs: verified_insns below is the cost
+ * to compare).
+ */
 static int load_scheduler(struct scx_push *skel)
 {
+	struct timespec start, end;
 	int err;
 
 	UEI_SET_SIZE(skel, push_ops, uei);
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	err = scx_push__load(skel);
 	if (err) {
 		fprintf(stderr, "scx_push: the kernel refused the BPF scheduler (%s)%s\n",
 			strerror(-err), opts.verbose ? "" : "; -v shows libbpf's log");
 		return err;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	printf("scx_push: loaded in %ld ms\n", (end.tv_sec - start.tv_sec) * 1000 +
+	       (end.tv_nsec - start.tv_nsec) / 1000000);
 	return 0;
 }
 

@@ -2,7 +2,8 @@
 # CPU-bound and wakeup-heavy work, dumps its state on SysRq-D (ops.dump and
 # ops.dump_cpu, read through the sched_ext_dump trace event), and unloads
 # cleanly on SIGINT (state disabled, counters reported, no kernel error).
-# Prints what the verifier walked for each program (verified_insns).
+# Prints what the verifier walked for each program (verified_insns) and
+# how long the load took.
 . ./lib.sh
 . ./scx_push.sh
 
@@ -36,6 +37,7 @@ grep -q "^  node 1: llc 2 \[4-5\] llc 3 \[6-7\]" "$SCX_PUSH_LOG" || fail "LLCs o
 insns=$(grep '^scx_push: verified_insns .* total=[0-9]*$' "$SCX_PUSH_LOG") ||
 	fail "no verified_insns line in the scx_push log"
 info "$insns"
+info "$(grep '^scx_push: loaded in [0-9]* ms$' "$SCX_PUSH_LOG")"
 enq=$(sed -n 's/^total queue: enq=\([0-9]*\).*/\1/p' "$SCX_PUSH_LOG")
 [ "${enq:-0}" -gt 0 ] || fail "no enqueue counted (summary: $(grep '^total queue' "$SCX_PUSH_LOG"))"
 expect_clean_dmesg
