@@ -71,3 +71,23 @@ cpus_expand() {
 		seq "$first" "${last:-$first}"
 	done | tr '\n' ' '
 }
+
+# scx_push_levels: the balancing levels of the topology scx_push loaded with
+# (its "topology:" line), among "llc node remote": an LLC of one CPU has no
+# LLC level, a node of one LLC no node level, a single node no remote one.
+# Status 1, and why on stdout, without that line.
+scx_push_levels() {
+	local line cpus nodes llcs levels=""
+	line=$(grep '^topology: ' "$SCX_PUSH_LOG")
+	cpus=$(echo "$line" | sed -n 's/^topology: \([0-9]*\) CPUs online.*/\1/p')
+	nodes=$(echo "$line" | sed -n 's/.*, \([0-9]*\) NUMA nodes*,.*/\1/p')
+	llcs=$(echo "$line" | sed -n 's/.*, \([0-9]*\) LLCs*,.*/\1/p')
+	if [ -z "$cpus" ] || [ -z "$nodes" ] || [ -z "$llcs" ]; then
+		echo "no topology line in the scx_push log: '$line'"
+		return 1
+	fi
+	[ "$cpus" -le "$llcs" ] || levels="llc"
+	[ "$llcs" -le "$nodes" ] || levels="$levels node"
+	[ "$nodes" -le 1 ] || levels="$levels remote"
+	echo $levels
+}
