@@ -6,7 +6,7 @@
  * while it runs.
  *
  *   schedstat record [-o FILE] [--scx-json FILE [--scx-pid PID]] -- COMMAND...
- *   schedstat report [FILE]
+ *   schedstat report [--kv] [FILE]
  *   schedstat diff FILE_A FILE_B
  *
  * record runs COMMAND, waits for it and exits with its exit status. Around
@@ -26,6 +26,8 @@
  * at the same distance (LLC ~ MC, node ~ PKG, remote ~ NUMA). diff prints
  * the same rows for two records side by side with the change in %; the
  * records must come from the same machine shape and schedstat version.
+ * report --kv prints the report's counters for programs (the bench's counter
+ * columns): one "KEY VALUE" line each, in raw units, see print_kv().
  *
  * The record (default schedstat.data) is text, one item per line, in this
  * order; it holds the deltas over the run, per CPU and per domain:
@@ -76,7 +78,7 @@ enum {
 
 static const char usage_text[] =
 "usage: schedstat record [-o FILE] [--scx-json FILE [--scx-pid PID]] -- COMMAND...\n"
-"       schedstat report [FILE]\n"
+"       schedstat report [--kv] [FILE]\n"
 "       schedstat diff FILE_A FILE_B\n"
 "\n"
 "Scheduler statistics over the run of COMMAND: /proc/schedstat (versions\n"
@@ -90,6 +92,7 @@ static const char usage_text[] =
 "  report    load balancing per domain level, the CPUs' totals, scx_push per\n"
 "            level next to the matching domain level (LLC ~ MC, node ~ PKG,\n"
 "            remote ~ NUMA)\n"
+"    --kv                the same counters as KEY VALUE lines in raw units\n"
 "  diff      the report's rows of two records side by side, change in %\n"
 "\n"
 "Needs kernel.sched_schedstats=1. Errors name the file and line, exit 1.\n"
@@ -524,6 +527,7 @@ enum unit {
 
 struct row {
 	char label[64];
+	const char *key;	/* for report --kv; NULL in the scx_push tables */
 	uint64_t v;
 	enum unit unit;
 	bool present;		/* the record has this value */
@@ -531,6 +535,7 @@ struct row {
 
 struct table {
 	char title[128];
+	char key[24];		/* prefix of its rows' keys: run, cpu, domainN */
 	char note[128];
 	unsigned int nr;
 	struct row row[MAX_ROWS];
@@ -541,25 +546,28 @@ struct tables {
 	struct table t[MAX_TABLES];
 };
 
-static __attribute__((format(printf, 2, 3)))
-struct table *new_table(struct tables *ts, const char *fmt, ...)
+static __attribute__((format(printf, 3, 4)))
+struct table *new_table(struct tables *ts, const char *key, const char *fmt, ...)
 {
 	struct table *t = &ts->t[ts->nr++];
 	va_list ap;
 
 	memset(t, 0, sizeof(*t));
+	snprintf(t->key, sizeof(t->key), "%s", key);
 	va_start(ap, fmt);
 	vsnprintf(t->title, sizeof(t->title), fmt, ap);
 	va_end(ap);
 	return t;
 }
 
-static __attribute__((format(printf, 5, 6)))
+static __attribute__((format(printf, 6, 7)))
 void add_row(struct table *t, bool present, enum unit unit, uint64_t v,
-	     const char *fmt, ...)
+	     const char *key, const char *fmt, ...)
 {
 	struct row *r = &t->row[t->nr++];
 	va_list ap;
+
+	r->key = key;
 
 	va_start(ap, fmt);
 	vsnprintf(r->label, sizeof(r->label), fmt, ap);
@@ -571,10 +579,10 @@ void add_row(struct table *t, bool present, enum unit unit, uint64_t v,
 
 static void run_table(struct tables *ts, const struct ss_record *r)
 {
-	struct table *t = new_table(ts, "run");
+	struct table *t = new_table(ts, "run", "run");
 
-	add_row(t, true, UNIT_S, r->elapsed_ns, "elapsed time (s)");
-	add_row(t, true, UNIT_COUNT, r->st.timestamp, "elapsed jiffies");
+	add_row(t, true, UNIT_S, r->elapsed_ns, "elapsed_ns", "elapsed time (s)");
+	add_row(t, true, UNIT_COUNT, r->st.timestamp, "jiffies", "elapsed jiffies");
 }
 
 static uint64_t sum_cpu(const struct ss_record *r, enum ss_cpu_field field)
@@ -588,22 +596,22 @@ static uint64_t sum_cpu(const struct ss_record *r, enum ss_cpu_field field)
 
 static void cpu_table(struct tables *ts, const struct ss_record *r)
 {
-	struct table *t = new_table(ts, "CPUs (cpu lines), summed over %u CPUs", r->st.nr_cpus);
+	struct table *t = new_table(ts, "cpu", "CPUs (cpu lines), summed over %u CPUs", r->st.nr_cpus);
 	uint64_t ttwu = sum_cpu(r, CPU_TTWU), local = sum_cpu(r, CPU_TTWU_LOCAL);
 
-	add_row(t, true, UNIT_COUNT, sum_cpu(r, CPU_SCHED), "schedule() calls");
-	add_row(t, true, UNIT_COUNT, sum_cpu(r, CPU_GOIDLE),
+	add_row(t, true, UNIT_COUNT, sum_cpu(r, CPU_SCHED), "sched_count", "schedule() calls");
+	add_row(t, true, UNIT_COUNT, sum_cpu(r, CPU_GOIDLE), "sched_goidle",
 		"schedule() calls that left the CPU idle");
-	add_row(t, true, UNIT_COUNT, sum_cpu(r, CPU_YLD), "sched_yield() calls");
-	add_row(t, true, UNIT_COUNT, ttwu, "wakeups (try_to_wake_up())");
-	add_row(t, true, UNIT_COUNT, local, "wakeups on the waking CPU (local)");
+	add_row(t, true, UNIT_COUNT, sum_cpu(r, CPU_YLD), "yld_count", "sched_yield() calls");
+	add_row(t, true, UNIT_COUNT, ttwu, "ttwu_count", "wakeups (try_to_wake_up())");
+	add_row(t, true, UNIT_COUNT, local, "ttwu_local", "wakeups on the waking CPU (local)");
 	/* ttwu_local <= ttwu_count in the kernel; a 32-bit wrap can skew them. */
-	add_row(t, true, UNIT_COUNT, ttwu > local ? ttwu - local : 0,
+	add_row(t, true, UNIT_COUNT, ttwu > local ? ttwu - local : 0, "ttwu_remote",
 		"wakeups of another CPU (remote)");
-	add_row(t, true, UNIT_MS, sum_cpu(r, CPU_RUN_NS), "run time (ms)");
-	add_row(t, true, UNIT_MS, sum_cpu(r, CPU_WAIT_NS),
+	add_row(t, true, UNIT_MS, sum_cpu(r, CPU_RUN_NS), "run_ns", "run time (ms)");
+	add_row(t, true, UNIT_MS, sum_cpu(r, CPU_WAIT_NS), "wait_ns",
 		"wait time on a runqueue, run_delay (ms)");
-	add_row(t, true, UNIT_COUNT, sum_cpu(r, CPU_SLICES), "timeslices");
+	add_row(t, true, UNIT_COUNT, sum_cpu(r, CPU_SLICES), "timeslices", "timeslices");
 }
 
 /* A load_balance() counter of domain level l summed over the CPUs that have it. */
@@ -670,39 +678,48 @@ static unsigned int cpus_with_level(const struct ss_snapshot *s, unsigned int l)
 
 static const struct {
 	enum ss_lb_field field;
+	const char *key;
 	const char *label;
 } imbalance_rows[] = {
-	{ LB_IMBALANCE,		"imbalance found" },
-	{ LB_IMB_LOAD,		"imbalance found in load" },
-	{ LB_IMB_UTIL,		"imbalance found in utilization" },
-	{ LB_IMB_TASK,		"imbalance found in tasks" },
-	{ LB_IMB_MISFIT,	"imbalance found of misfit tasks" },
+	{ LB_IMBALANCE,		"lb_imbalance",		"imbalance found" },
+	{ LB_IMB_LOAD,		"lb_imbalance_load",	"imbalance found in load" },
+	{ LB_IMB_UTIL,		"lb_imbalance_util",	"imbalance found in utilization" },
+	{ LB_IMB_TASK,		"lb_imbalance_task",	"imbalance found in tasks" },
+	{ LB_IMB_MISFIT,	"lb_imbalance_misfit",	"imbalance found of misfit tasks" },
 };
 
 static void domain_table(struct tables *ts, const struct ss_record *r, unsigned int l)
 {
 	const char *name = level_name(r, l);
-	struct table *t = new_table(ts, "domain%u%s%s, summed over %u CPUs", l,
-				    *name ? " " : "", name, cpus_with_level(&r->st, l));
+	char key[24];
+	struct table *t;
 
-	add_row(t, true, UNIT_COUNT, sum_lb(r, l, SS_BUSY, LB_COUNT), "load_balance() calls, busy");
-	add_row(t, true, UNIT_COUNT, sum_lb(r, l, SS_IDLE, LB_COUNT), "load_balance() calls, idle");
-	add_row(t, true, UNIT_COUNT, sum_lb(r, l, SS_NEWIDLE, LB_COUNT),
+	snprintf(key, sizeof(key), "domain%u", l);
+	t = new_table(ts, key, "domain%u%s%s, summed over %u CPUs", l,
+		      *name ? " " : "", name, cpus_with_level(&r->st, l));
+
+	add_row(t, true, UNIT_COUNT, sum_lb(r, l, SS_BUSY, LB_COUNT), "lb_busy",
+		"load_balance() calls, busy");
+	add_row(t, true, UNIT_COUNT, sum_lb(r, l, SS_IDLE, LB_COUNT), "lb_idle",
+		"load_balance() calls, idle");
+	add_row(t, true, UNIT_COUNT, sum_lb(r, l, SS_NEWIDLE, LB_COUNT), "lb_newidle",
 		"load_balance() calls, newly idle");
-	add_row(t, true, UNIT_COUNT, sum_lb_all(r, l, LB_BALANCED), "found it balanced");
-	add_row(t, true, UNIT_COUNT, sum_lb_all(r, l, LB_FAILED), "failed to move a task");
+	add_row(t, true, UNIT_COUNT, sum_lb_all(r, l, LB_BALANCED), "lb_balanced", "found it balanced");
+	add_row(t, true, UNIT_COUNT, sum_lb_all(r, l, LB_FAILED), "lb_failed",
+		"failed to move a task");
 	for (size_t i = 0; i < ARRAY_SIZE(imbalance_rows); i++)
 		if (ss_has_lb(r->st.version, imbalance_rows[i].field))
 			add_row(t, true, UNIT_COUNT, sum_lb_all(r, l, imbalance_rows[i].field),
-				"%s", imbalance_rows[i].label);
-	add_row(t, true, UNIT_COUNT, sum_lb_all(r, l, LB_GAINED), "tasks pulled (gained)");
-	add_row(t, true, UNIT_COUNT, sum_lb_all(r, l, LB_HOT_GAINED),
+				imbalance_rows[i].key, "%s", imbalance_rows[i].label);
+	add_row(t, true, UNIT_COUNT, sum_lb_all(r, l, LB_GAINED), "lb_gained",
+		"tasks pulled (gained)");
+	add_row(t, true, UNIT_COUNT, sum_lb_all(r, l, LB_HOT_GAINED), "lb_hot_gained",
 		"tasks pulled while cache-hot");
-	add_row(t, true, UNIT_COUNT, sum_tail(r, l, ALB_PUSHED),
+	add_row(t, true, UNIT_COUNT, sum_tail(r, l, ALB_PUSHED), "alb_pushed",
 		"tasks moved by active balancing");
-	add_row(t, true, UNIT_COUNT, sum_tail(r, l, TTWU_WAKE_REMOTE),
+	add_row(t, true, UNIT_COUNT, sum_tail(r, l, TTWU_WAKE_REMOTE), "ttwu_wake_remote",
 		"wakeups of a task last on another CPU");
-	add_row(t, true, UNIT_COUNT, sum_tail(r, l, TTWU_MOVE_AFFINE),
+	add_row(t, true, UNIT_COUNT, sum_tail(r, l, TTWU_MOVE_AFFINE), "ttwu_move_affine",
 		"wakeups moved to the waking CPU");
 }
 
@@ -723,7 +740,7 @@ static void scx_row(struct table *t, const struct ss_record *r, const char *pref
 	uint64_t v = 0;
 	bool present = scx_value(r, name, &v);
 
-	add_row(t, present, UNIT_COUNT, v, "%s%s", prefix, name);
+	add_row(t, present, UNIT_COUNT, v, NULL, "%s%s", prefix, name);
 }
 
 /* scx_push's levels and the sched domain names at the same distance. */
@@ -778,7 +795,7 @@ static bool has_domain_names(const struct ss_record *r)
 
 static void scx_level_table(struct tables *ts, const struct ss_record *r)
 {
-	struct table *t = new_table(ts, "%s",
+	struct table *t = new_table(ts, "", "%s",
 		"scx_push per level, next to the domain level at that distance (LLC ~ MC, node ~ PKG, remote ~ NUMA)");
 	char counter[SS_NAME_LEN], prefix[32];
 
@@ -794,9 +811,9 @@ static void scx_level_table(struct tables *ts, const struct ss_record *r)
 		scx_row(t, r, prefix, counter);
 		snprintf(counter, sizeof(counter), "busy_%s", scx_levels[i].level);
 		scx_row(t, r, prefix, counter);
-		add_row(t, mask, UNIT_COUNT, sum_levels(r, mask, LB_COUNT),
+		add_row(t, mask, UNIT_COUNT, sum_levels(r, mask, LB_COUNT), NULL,
 			"%s ~ %s: load_balance() calls", scx_levels[i].level, name);
-		add_row(t, mask, UNIT_COUNT, sum_levels(r, mask, LB_GAINED),
+		add_row(t, mask, UNIT_COUNT, sum_levels(r, mask, LB_GAINED), NULL,
 			"%s ~ %s: tasks pulled (gained)", scx_levels[i].level, name);
 	}
 }
@@ -808,7 +825,7 @@ static const char *const scx_others[] = {
 
 static void scx_other_table(struct tables *ts, const struct ss_record *r)
 {
-	struct table *t = new_table(ts, "scx_push, other counters");
+	struct table *t = new_table(ts, "", "scx_push, other counters");
 
 	for (size_t i = 0; i < ARRAY_SIZE(scx_others); i++)
 		scx_row(t, r, "", scx_others[i]);
@@ -899,22 +916,53 @@ static void print_report(const char *path, const struct ss_record *r,
 	}
 }
 
+/*
+ * report --kv: the rows of the run, CPU and domain tables as "TABLE.KEY
+ * VALUE" in raw units (ns, counts), each level's name as "domainN.name NAME"
+ * ("-" when unknown, the one value that is not a number), then every scx_push
+ * counter of the record as "scx.NAME VALUE", for programs (bench/summarize.py).
+ */
+static void print_kv(const struct ss_record *r, const struct tables *ts)
+{
+	printf("exit_status %u\n", r->exit_status);
+	for (unsigned int l = 0; l < max_levels(&r->st); l++)
+		printf("domain%u.name %s\n", l, *level_name(r, l) ? level_name(r, l) : "-");
+	for (unsigned int i = 0; i < ts->nr; i++)
+		for (unsigned int k = 0; k < ts->t[i].nr; k++)
+			printf("%s.%s %llu\n", ts->t[i].key, ts->t[i].row[k].key,
+			       (unsigned long long)ts->t[i].row[k].v);
+	for (unsigned int i = 0; r->has_scx && i < r->scx.nr; i++)
+		printf("scx.%s %llu\n", r->scx.name[i], (unsigned long long)r->scx.v[i]);
+}
+
 static int cmd_report(int argc, char **argv)
 {
-	const char *path = argc > 1 ? argv[1] : "schedstat.data";
 	static struct tables ts;
+	const char *path = "schedstat.data";
 	struct ss_record r;
+	bool kv = false;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		usage();
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--kv")) {
+		kv = true;
+		argc--;
+		argv++;
+	}
 	if (argc > 2)
 		return bad_usage("report: one FILE at most");
+	if (argc > 1)
+		path = argv[1];
 	if (read_record(path, &r))
 		return 1;
-	build_tables(&ts, &r, r.has_scx);
-	print_report(path, &r, &ts);
+	/* --kv prints scx_push's counters raw, not its tables. */
+	build_tables(&ts, &r, r.has_scx && !kv);
+	if (kv)
+		print_kv(&r, &ts);
+	else
+		print_report(path, &r, &ts);
 	ss_record_free(&r);
 	return 0;
 }

@@ -3,7 +3,7 @@
 
     summarize.py RESULTS_DIR
 
-Reads samples.csv and, when they are there, meta.txt and snap/ (written by
+Reads samples.csv and, when it is there, snap/ (written by
 bench/guest/bench.sh) and writes:
 
 summary.csv   config,workload,case,metric,n,median,min,max,ratio,ratio_min,
@@ -17,26 +17,30 @@ summary.csv   config,workload,case,metric,n,median,min,max,ratio,ratio_min,
               (BOOTSTRAP_RESAMPLES resamples of the paired repetitions, the
               same repetitions on both sides; percentile interval; a fixed
               seed, so that the report is reproducible).
-counters.csv  config,workload,case,counter,n,median,total: per-case deltas of
-              the scheduler counters, their median and sum over the
-              repetitions. From /proc/schedstat for every configuration:
-              wait_ms (time tasks waited on a runqueue), schedule_calls and,
-              per sched domain level, lb_<name> (load_balance() calls) and
-              moved_<name> (tasks it moved); from scx_push's --stats-json:
-              pulls, pushes, pull_tries, scan_ok (CPUs examined by successful
-              pulls), busy_moves (tasks moved between busy CPUs, if the
-              scx_push that ran counts them), preemptions (at once and at
-              the next tick) and every raw counter.
+counters.csv  config,workload,case,counter,n,median,total: per-case counters,
+              their median and sum over the repetitions, from the case's
+              schedstat record snap/REP.CONFIG.WORKLOAD.CASE.data (bench.sh
+              runs each case under `schedstat record`; this reads them with
+              `$SCHEDSTAT report --kv`, SCHEDSTAT from the environment,
+              default schedstat). For every configuration: case_s (the
+              case's run time), wait_ms (time tasks waited on a runqueue),
+              schedule_calls and, per sched domain level, lb_<name>
+              (load_balance() calls) and moved_<name> (tasks it moved); with
+              scx_push's counters (its --stats-json): pulls, pushes,
+              pull_tries, scan_ok (CPUs examined by successful pulls),
+              busy_moves (tasks moved between busy CPUs, if the scx_push that
+              ran counts them), preemptions (at once and at the next tick)
+              and every raw counter.
 
 Only what was measured is written: no sample, no row. A directory without
 snap/ but with counters.csv (a run copied by `bench/run --publish`) keeps its
 counters.csv.
 """
 import csv
-import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 from collections import defaultdict
 
@@ -46,15 +50,11 @@ BASELINE = "eevdf"
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 1
 MIN_PAIRS = 3
-# /proc/schedstat version 16: per domain, 8 load_balance() fields for each
-# cpu_idle_type (busy, idle, newly idle), then 12 others.
-SCHEDSTAT_VERSION = 16
-LB_FIELDS = 8
-LB_COUNT, LB_GAINED = 0, 4
-IDLE_TYPES = 3
-# Fields of a cpuN line after the name.
-SCHED_COUNT = 2  # schedule() calls
-RUN_DELAY = 7  # ns tasks waited on the runqueue
+# The program that reads the records: bench/schedstat.c's report --kv.
+SCHEDSTAT = os.environ.get("SCHEDSTAT", "schedstat")
+RECORD = ".data"
+# report --kv's load_balance() calls of a level, one key per idle type.
+LB_CALLS = ("lb_busy", "lb_idle", "lb_newidle")
 # scx_push's counters of tasks moved between busy CPUs, per level (an
 # scx_push older than its busy-CPU balancing has none).
 BUSY_MOVES = ("busy_llc", "busy_node", "busy_remote")
@@ -70,46 +70,17 @@ def read_samples(path):
     return values
 
 
-def domain_names(meta_path):
-    """{'domain0': 'MC', ...} from the sched_domain lines of meta.txt; {}
-    without meta.txt (the levels then keep their domainN names)."""
-    names = {}
-    if not os.path.exists(meta_path):
-        return names
-    with open(meta_path) as f:
-        for line in f:
-            words = line.split()
-            if len(words) == 3 and words[0] == "sched_domain":
-                names[words[1]] = words[2]
-    return names
+def report_kv(path):
+    """{key: value} of `schedstat report --kv` of a record (values are
+    strings: domainN.name is not a number)."""
+    p = subprocess.run([SCHEDSTAT, "report", "--kv", path], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"summarize.py: {SCHEDSTAT} report --kv {path} failed: {p.stderr.strip()}")
+    return dict(line.split(" ", 1) for line in p.stdout.splitlines())
 
 
-def parse_schedstat(path, names):
-    """Totals over all CPUs: wait_ns, lb_<domain>, moved_<domain>."""
-    totals = defaultdict(int)
-    with open(path) as f:
-        lines = f.read().splitlines()
-    version = int(lines[0].split()[1])
-    if version != SCHEDSTAT_VERSION:
-        raise ValueError(f"{path}: schedstat version {version}, want {SCHEDSTAT_VERSION}")
-    for line in lines[2:]:
-        words = line.split()
-        if words[0].startswith("cpu"):
-            totals["wait_ns"] += int(words[1 + RUN_DELAY])
-            totals["schedule_calls"] += int(words[1 + SCHED_COUNT])
-        elif words[0].startswith("domain"):
-            name = names.get(words[0], words[0])
-            lb = [int(w) for w in words[2:2 + LB_FIELDS * IDLE_TYPES]]
-            for t in range(IDLE_TYPES):
-                totals["lb_" + name] += lb[t * LB_FIELDS + LB_COUNT]
-                totals["moved_" + name] += lb[t * LB_FIELDS + LB_GAINED]
-    return totals
-
-
-def scx_push_counters(path):
-    """The raw counters of a --stats-json file and the derived ones."""
-    with open(path) as f:
-        stats = json.load(f)["stats"]
+def scx_push_counters(stats):
+    """The raw counters of scx_push and the derived ones."""
     c = dict(stats)
     c["pulls"] = stats["pull_llc"] + stats["pull_node"] + stats["pull_remote"]
     c["pushes"] = stats["push_ok"] + stats["push_move"]
@@ -122,37 +93,40 @@ def scx_push_counters(path):
     return c
 
 
-def delta(pre, post):
-    return {k: post[k] - pre[k] for k in post if k in pre}
+def record_counters(kv):
+    """The counters.csv counters of one record, from its report --kv: a
+    level is named by its sched domain name, or domainN without one; levels
+    of the same name add up."""
+    c = defaultdict(int)
+    c["case_s"] = int(kv["run.elapsed_ns"]) / 1e9
+    c["wait_ms"] = int(kv["cpu.wait_ns"]) / 1e6
+    c["schedule_calls"] = int(kv["cpu.sched_count"])
+    for key, name in kv.items():
+        level, _, field = key.partition(".")
+        if field != "name":
+            continue
+        name = level if name == "-" else name
+        c["lb_" + name] += sum(int(kv[f"{level}.{k}"]) for k in LB_CALLS)
+        c["moved_" + name] += int(kv[f"{level}.lb_gained"])
+    stats = {k[4:]: int(v) for k, v in kv.items() if k.startswith("scx.")}
+    if stats:
+        c.update(scx_push_counters(stats))
+    return c
 
 
-def case_counters(snap_dir, tag, names):
-    """Counter deltas of one case: tag is REP.CONFIG.WORKLOAD.CASE."""
-    base = os.path.join(snap_dir, tag)
-    out = {}
-    if os.path.exists(base + ".pre.schedstat") and os.path.exists(base + ".post.schedstat"):
-        d = delta(parse_schedstat(base + ".pre.schedstat", names),
-                  parse_schedstat(base + ".post.schedstat", names))
-        d["wait_ms"] = d.pop("wait_ns") / 1e6
-        out.update(d)
-    if os.path.exists(base + ".pre.json") and os.path.exists(base + ".post.json"):
-        out.update(delta(scx_push_counters(base + ".pre.json"),
-                         scx_push_counters(base + ".post.json")))
-    return out
-
-
-def read_counters(snap_dir, names):
-    """{(config, workload, case, counter): [value per repetition]}; empty
-    without snap_dir."""
+def read_counters(snap_dir):
+    """{(config, workload, case, counter): [value per repetition]} from the
+    records of snap_dir; empty without snap_dir."""
     counters = defaultdict(list)
     if not os.path.isdir(snap_dir):
         return counters
-    tags = sorted({f.split(".pre.")[0] for f in os.listdir(snap_dir) if ".pre." in f})
-    for tag in tags:
-        rep, config, workload, case = tag.split(".", 3)
+    for f in sorted(os.listdir(snap_dir)):
+        if not f.endswith(RECORD):
+            continue
+        rep, config, workload, case = f[:-len(RECORD)].split(".", 3)
         if rep == "0":
             continue
-        for name, value in case_counters(snap_dir, tag, names).items():
+        for name, value in record_counters(report_kv(os.path.join(snap_dir, f))).items():
             counters[(config, workload, case, name)].append(value)
     return counters
 
@@ -224,7 +198,7 @@ def main():
     snap = os.path.join(d, "snap")
     if not os.path.isdir(snap) and os.path.exists(os.path.join(d, "counters.csv")):
         return  # a published run: its counters.csv is all that is left of snap/
-    counters = read_counters(snap, domain_names(os.path.join(d, "meta.txt")))
+    counters = read_counters(snap)
     write_csv(os.path.join(d, "counters.csv"),
               ["config", "workload", "case", "counter", "n", "median", "total"],
               [list(k) + [len(v), float(statistics.median(v)), float(sum(v))]

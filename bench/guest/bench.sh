@@ -4,9 +4,12 @@
 # runs of the same guest under the same host load.
 #
 # A configuration is loaded once per repetition, runs all workload cases with
-# SETTLE_S seconds of rest before each, and is unloaded. Around each case the
-# counters are snapshot (/proc/schedstat; scx_push's --stats-json), so the
-# host can report load-balance and pull/push counts per case. A case whose
+# SETTLE_S seconds of rest before each, and is unloaded. Each case runs under
+# `schedstat record` (bench/schedstat.c; case.sh is the command), which
+# snapshots /proc/schedstat and, under scx_push, its --stats-json counters
+# before and after it and keeps the deltas and the case's run time in one
+# record, so the host can report load-balance and pull/push counts per case
+# (summarize.py reads the records with `schedstat report --kv`). A case whose
 # tool fails, or during which the BPF scheduler went away, becomes a line of
 # errors.csv instead of a sample. Before the repetitions, the rt_stall
 # selftest (its own minimal scheduler, no other one loaded) runs once. The
@@ -18,7 +21,7 @@
 #   samples.csv   rep,config,workload,case,metric,value
 #   errors.csv    rep,config,workload,case,reason
 #   raw/          each case's tool output, each scheduler's log
-#   snap/         REP.CONFIG.WORKLOAD.CASE.{pre,post}.{schedstat,json}
+#   snap/         REP.CONFIG.WORKLOAD.CASE.data, each case's schedstat record
 
 cd "$(dirname "$0")" || exit 2
 . ./sched.sh
@@ -55,7 +58,8 @@ EOF
 # The full bench, 10 repetitions of its 8 default configurations on its 3
 # default workloads, must fit in 55 min under TCG. Estimate from the full
 # run 20261203-133443 (in git history; 4e4ec15 dropped it from bench/results/)
-# (case times from the /proc/schedstat timestamps of its snapshots; the part
+# (case times from the /proc/schedstat timestamps of its snapshots, which
+# the records' run times replace: counter case_s of counters.csv; the part
 # beyond a fixed start-up, 0.4 s for hackbench and oversub, 2.6 s for
 # cyclictest, scaled to the sizes below), per repetition:
 #   cases: eevdf 15 s + simple 29 s + 6 scx_push configurations x 22 s
@@ -119,6 +123,9 @@ parse_args() {
 	done
 	case $REPS in '' | *[!0-9]* | 0) echo "bench: -r wants a positive integer" >&2; exit 2 ;; esac
 	set_sizes "$SIZE" || { echo "bench: unknown size '$SIZE'" >&2; exit 2; }
+	# case.sh, a process of its own, reads them from the environment.
+	# shellcheck disable=SC2046 # one name per word
+	export $(set | sed -n 's/^\(SIZE_[A-Z0-9_]*\)=.*/\1/p')
 	CONFIGS=${CONFIGS:-$DEFAULT_CONFIGS}
 	WORKLOADS=${WORKLOADS:-$DEFAULT_WORKLOADS}
 	for c in $CONFIGS; do
@@ -163,21 +170,32 @@ error() {
 	echo "bench: $1 $2 $3 $4: ERROR $5"
 }
 
-# run_one REP CONFIG WORKLOAD CASE: one measurement; fails when the
-# configuration's scheduler is gone (the rest of its run would be CFS).
+# run_one REP CONFIG WORKLOAD CASE: one measurement, recorded by schedstat;
+# fails when the configuration's scheduler is gone (the rest of its run
+# would be CFS).
 run_one() {
-	local tag="$1.$2.$3.$4" metrics=/tmp/metrics rc
+	local tag="$1.$2.$3.$4" metrics=/tmp/metrics why=/tmp/record.err raw rec rc
+	raw=$OUT/raw/$tag.txt
+	rec=$OUT/snap/$tag.data
 	sleep "$SETTLE_S"
-	snapshot "$2" "$OUT/snap/$tag.pre"
-	run_case "$3" "$4" "$OUT/raw/$tag.txt" >"$metrics"
+	# shellcheck disable=SC2046 # record_args prints options as words
+	schedstat record -o "$rec" $(record_args "$2") -- sh ./case.sh "$3" "$4" "$raw" \
+		>"$metrics" 2>"$why"
 	rc=$?
-	snapshot "$2" "$OUT/snap/$tag.post"
 	if ! sched_alive; then
 		error "$1" "$2" "$3" "$4" "the scheduler exited during the case: $(tail -n 5 "$SCHED_LOG")"
 		return 1
 	fi
+	# Without a record, rc is schedstat's own failure (exit status 1),
+	# before the case (no metrics) or after it: the case's metrics are
+	# printed only when it succeeded, then the sample stays, without its
+	# counters.
+	if [ ! -s "$rec" ]; then
+		echo "bench: $1 $2 $3 $4: no counters: $(tail -n 1 "$why")"
+		[ ! -s "$metrics" ] || rc=0
+	fi
 	if [ "$rc" -ne 0 ] || [ ! -s "$metrics" ]; then
-		error "$1" "$2" "$3" "$4" "$3 failed: $(tail -n 3 "$OUT/raw/$tag.txt")"
+		error "$1" "$2" "$3" "$4" "$3 failed: $(cat "$raw" "$why" 2>/dev/null | tail -n 3)"
 		return 0
 	fi
 	sed "s/^\([^ ]*\) \(.*\)$/$1,$2,$3,$4,\1,\2/" "$metrics" >>"$OUT/samples.csv"

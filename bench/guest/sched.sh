@@ -1,6 +1,6 @@
 # Benchmark configurations: which scheduler runs, how it is loaded and
-# unloaded, and the counter snapshots taken around each workload (busybox sh,
-# sourced by bench.sh).
+# unloaded, and which counters schedstat records around each workload case
+# (busybox sh, sourced by bench.sh and case.sh).
 #
 # A configuration is a name: eevdf (no BPF scheduler: CFS/EEVDF), simple (the
 # tree's scx_simple), push (scx_push with its defaults) and the scx_push
@@ -11,8 +11,8 @@
 # fixed slices), push-nohot (the cache-hot gate of pulls: --mig-cost-us 0),
 # push-nogate (the idle-time gate of pulls: --no-idle-gate), push-scanfull (the overloaded masks: --scan full), push-llc (pulls beyond
 # the LLC: -P llc). scx_push runs with -i 3600 so that it prints nothing
-# during a run; its counters are read on demand with SIGUSR1, which rewrites
-# its --stats-json file.
+# during a run; schedstat record reads its counters on demand with SIGUSR1,
+# which rewrites its --stats-json file.
 
 # The guest tests' helpers: SCX_OPS, scx_state, wait_for_state.
 . ../tests/guest/lib.sh
@@ -95,29 +95,10 @@ sched_stop() {
 	wait_for_state disabled 20 || { echo "state $(scx_state) after unloading"; return 1; }
 }
 
-# json_elapsed: the elapsed_s of the last --stats-json write, "" if none.
-json_elapsed() {
-	sed -n 's/^ *"elapsed_s": \([0-9.]*\).*/\1/p' "$SCHED_JSON" 2>/dev/null
-}
-
-# scx_push_snapshot FILE: ask scx_push for its totals (SIGUSR1) and copy the
-# JSON file once it was rewritten (its elapsed_s changes).
-scx_push_snapshot() {
-	local before tries=100
-	before=$(json_elapsed)
-	kill -USR1 "$SCHED_PID" 2>/dev/null || return 1
-	while [ "$(json_elapsed)" = "$before" ]; do
-		tries=$((tries - 1))
-		[ "$tries" -gt 0 ] || return 1
-		sleep 0.05
-	done
-	cp "$SCHED_JSON" "$1"
-}
-
-# snapshot CONFIG PREFIX: /proc/schedstat (load_balance counts per domain) and,
-# under scx_push, its counters, as PREFIX.schedstat and PREFIX.json.
-snapshot() {
-	cat /proc/schedstat >"$2.schedstat"
+# record_args CONFIG: schedstat record's options that add scx_push's
+# counters to the record (its --stats-json file, refreshed by SIGUSR1); none
+# for the other configurations.
+record_args() {
 	is_scx_push "$1" || return 0
-	scx_push_snapshot "$2.json" || echo "no scx_push counters for $2" >&2
+	echo "--scx-json $SCHED_JSON --scx-pid $SCHED_PID"
 }
