@@ -128,3 +128,20 @@ wait_burners() {
 total_bw_all() {
 	grep 'dl_bw->total_bw' /sys/kernel/debug/sched/debug | sed 's/.*: *//'
 }
+
+SCHED_DEBUG=/sys/kernel/debug/sched/debug
+
+# dl_rq_field CPU FIELD: FIELD (running_bw, this_bw, dl_bw->total_bw, ...)
+# of CPU's dl_rq section of sched/debug; empty when the kernel does not
+# print it or the CPU is offline.
+dl_rq_field() {
+	awk -v sec="dl_rq[$1]:" -v f=".$2" '
+		$1 == sec { in_sec = 1; next }
+		in_sec && /^[^ ]/ { in_sec = 0 }
+		in_sec && $1 == f { print $3; exit }' "$SCHED_DEBUG"
+}
+
+# sum_exec_ms PID: the CPU time PID got so far, in whole milliseconds.
+sum_exec_ms() {
+	sed -n 's/^se\.sum_exec_runtime *: *\([0-9]*\)\..*/\1/p' "/proc/$1/sched"
+}

@@ -17,7 +17,7 @@ trap restore EXIT
 set_ext_runtime 0 || fail "cannot set the ext server runtime to 0"
 run_selftest rt_stall && fail "rt_stall passed with the ext server disabled"
 grep 'rt_stall: phase' /tmp/selftest-rt_stall.out
-for p in 2 4; do
+for p in 2 4 5; do
 	s=$(share $p)
 	[ -n "$s" ] || fail "no share for phase $p"
 	[ "$s" -lt 100 ] || fail "EXT phase $p got $s/100 % with the server off, want < 1%"
@@ -29,7 +29,7 @@ done
 set_ext_runtime 100000000 || fail "cannot set the ext server runtime to 100ms"
 run_selftest rt_stall || { cat /tmp/selftest-rt_stall.out; fail "rt_stall failed at 100ms/1s"; }
 grep 'rt_stall: phase' /tmp/selftest-rt_stall.out
-for p in 2 4; do
+for p in 2 4 5; do
 	s=$(share $p)
 	[ "$s" -ge 800 ] && [ "$s" -le 1200 ] ||
 		fail "EXT phase $p got $s/100 % at 100ms/1s, want 10% +- 2"
