@@ -44,3 +44,33 @@ $(SCHEDSTAT): $(SCHEDSTAT_SRCS) bench/schedstat.h | $(BENCH_OUT)
 $(SCHEDSTAT_HOST): $(SCHEDSTAT_SRCS) bench/schedstat.h | $(BENCH_OUT)
 	$(call quiet_msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Werror -o $@ $(SCHEDSTAT_SRCS)
+
+# wcmon: the work-conservation monitor (bench/wcmon.bpf.c), tracing programs
+# built like scx_push (same clang flags, vmlinux.h, bpftool skeleton) and a
+# loader linked with the same libbpf; the bench runs it in every boot.
+WCMON_OUT := $(BUILD)/wcmon
+WCMON     := $(WCMON_OUT)/wcmon
+GUEST_PROGS += $(WCMON)
+initramfs: $(WCMON)
+
+.PHONY: wcmon
+wcmon: $(WCMON) ## build the work-conservation monitor (bench/wcmon.bpf.c) for the guest
+
+.SECONDARY: $(WCMON_OUT)/wcmon.bpf.o $(WCMON_OUT)/wcmon.bpf.skel.h
+
+$(WCMON_OUT):
+	$(Q)mkdir -p $@
+
+$(WCMON_OUT)/wcmon.bpf.o: bench/wcmon.bpf.c bench/wcmon.h $(VMLINUX_H) | $(WCMON_OUT)
+	$(call quiet_msg,CLANG-BPF,$@)
+	$(Q)$(CLANG) $(SCX_BPF_CFLAGS) -Ibench -c $< -o $@
+
+$(WCMON_OUT)/wcmon.bpf.skel.h: $(WCMON_OUT)/wcmon.bpf.o $(BPFTOOL)
+	$(call quiet_msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen object $(@:.skel.h=.linked.o) $<
+	$(Q)$(BPFTOOL) gen skeleton $(@:.skel.h=.linked.o) name wcmon_bpf >$@
+
+$(WCMON): bench/wcmon.c bench/wcmon.h $(WCMON_OUT)/wcmon.bpf.skel.h $(LIBBPF_A)
+	$(call quiet_msg,CC,$@)
+	$(Q)$(CC) -g -O2 -Wall -Wextra -Wno-unused-parameter -Werror -I$(SCX_INC) \
+		-I$(WCMON_OUT) -Ibench -o $@ $< $(LIBBPF_A) -lelf -lz

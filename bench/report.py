@@ -65,6 +65,17 @@ LIMITS = (
     ("oversub", "makespan_ms", "oversubscribed makespan", 1.02),
 )
 SCAN_TARGET = 1.5
+# Work conservation: idle-while-waiting CPU time (wcmon), % of CPU time,
+# under these workloads, for every configuration.
+WC_TARGET = 1.0
+WC_WORKLOADS = ("hackbench", "oversub")
+WC_NOTE = ("idle while waiting: CPU time during which a CPU was idle while a task "
+           "allowed on it waited on a busy CPU's runqueue, in % of the CPUs x the "
+           "case's time (the work-conservation monitor bench/wcmon.bpf.c, the same "
+           "for every scheduler; its top comment has the approximations: a task "
+           "queued on an idle CPU counts as on its way there, a sched_ext task as "
+           "waiting at its task_cpu() whatever its DSQ, a task's allowed CPUs as "
+           "of the start of its wait)")
 RT_BAND = (0.95, 1.05)
 MET, NOT_RESOLVED, MISSED = "met", "not resolved", "missed"
 
@@ -309,19 +320,21 @@ def counters_table(res, w):
     """A workload's scheduler counters: one row per case and configuration."""
     lines = ["| case | config | " + " | ".join(t for _, t in PUSH_COUNTERS) +
              " | CPUs examined / pull | load_balance calls/moved | schedule() calls "
-             "| runqueue wait (ms) |",
-             "|---|---|" + "---:|" * (len(PUSH_COUNTERS) + 1) + "---|---:|---:|"]
+             "| runqueue wait (ms) | idle while waiting (% CPU) |",
+             "|---|---|" + "---:|" * (len(PUSH_COUNTERS) + 1) + "---|---:|---:|---:|"]
     for case in dict.fromkeys(case for case, _ in res.cases(w)):
         for c in res.configs:
             calls = res.counter(c, w, case, "schedule_calls")
             wait = res.counter(c, w, case, "wait_ms")
-            if calls is None and res.counter(c, w, case, "pulls") is None:
+            idle_wait = res.counter(c, w, case, "idle_wait_pct")
+            if calls is None and idle_wait is None and res.counter(c, w, case, "pulls") is None:
                 continue
             lines.append(
                 f"| {case} | {c} | " + " | ".join(push_cells(res, c, w, case)) +
                 f" | {per_pull_cell(res, c, w, case)} | {lb_text(res, c, w, case)} | "
                 f"{'not measured' if calls is None else f'{calls:.0f}'} | "
-                f"{'not measured' if wait is None else f'{wait:.0f}'} |")
+                f"{'not measured' if wait is None else f'{wait:.0f}'} | "
+                f"{'not measured' if idle_wait is None else f'{idle_wait:.2f}'} |")
     if len(lines) == 2:
         return ["Counters: not measured (no snapshots).", ""]
     return lines + ["", "scx_push's counters over the case, medians over the repetitions: "
@@ -334,7 +347,8 @@ def counters_table(res, w):
                     "scheduler or by the scx_push that ran. CPUs examined / pull: over "
                     "all repetitions. load_balance (tasks moved) and schedule(): "
                     "/proc/schedstat, all CPUs, per sched domain; runqueue wait: "
-                    "schedstat run_delay summed over all CPUs.", ""]
+                    "schedstat run_delay summed over all CPUs; " + WC_NOTE +
+                    ", median over the repetitions.", ""]
 
 
 def workload_section(res, w):
@@ -448,6 +462,31 @@ def scan_target(res):
                    f"{pulls:.0f} pulls, all cases and repetitions{full_text})")
 
 
+def worst_idle_wait(res, config):
+    """The largest median idle_wait_pct of a configuration over the cases
+    of WC_WORKLOADS, None if none was measured."""
+    vals = [res.counter(config, w, case, "idle_wait_pct")
+            for w in WC_WORKLOADS for case in dict.fromkeys(c for c, _ in res.cases(w))]
+    vals = [v for v in vals if v is not None]
+    return max(vals) if vals else None
+
+
+def wc_target(res):
+    """The work-conservation line: scx_push's verdict, every configuration's
+    largest median (a counter: no interval)."""
+    text = (f"- Work conservation: CPU time idle while a task that may run there waits "
+            f"on a busy CPU < {WC_TARGET:g} % under {' and '.join(WC_WORKLOADS)} "
+            f"(the largest median over their cases; a counter, no interval): ")
+    worst = {c: worst_idle_wait(res, c) for c in res.configs}
+    if worst.get(PUSH) is None:
+        reason = ("no work-conservation monitor in this run" if res.meta_value("wcmon") != "yes"
+                  else None)
+        return text + (f"not measured ({reason})" if reason else not_measured(res, PUSH))
+    others = ", ".join(f"{c} {v:.2f} %" for c, v in worst.items() if c != PUSH and v is not None)
+    verdict = MET if worst[PUSH] < WC_TARGET else MISSED
+    return text + f"{bold(verdict)} ({PUSH} {worst[PUSH]:.2f} %; {others})"
+
+
 def targets(res):
     """The Targets section: scx_push's defaults against EEVDF."""
     lines = ["## Targets: scx_push (defaults) vs EEVDF", "",
@@ -457,11 +496,7 @@ def targets(res):
              f"estimate does not meet it.", ""]
     lines += hackbench_targets(res)
     lines += [limit_target(res, *t) for t in LIMITS]
-    lines += [scan_target(res), rt_target(res),
-              "- Work conservation (no CPU idle while a task waits): **not measured**: "
-              "no idle-while-waiting counter exists yet, neither in scx_push's "
-              "--stats-json nor in /proc/schedstat (the runqueue wait column is the "
-              "time tasks waited, whether a CPU was idle or not)."]
+    lines += [scan_target(res), rt_target(res), wc_target(res)]
     return lines + [""]
 
 

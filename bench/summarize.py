@@ -30,7 +30,12 @@ counters.csv  config,workload,case,counter,n,median,total: per-case counters,
               pull_tries, scan_ok (CPUs examined by successful pulls),
               busy_moves (tasks moved between busy CPUs, if the scx_push that
               ran counts them), preemptions (at once and at the next tick)
-              and every raw counter.
+              and every raw counter. From the work-conservation monitor's
+              totals before and after the case (snap/...CASE.pre.wc and
+              .post.wc, bench/wcmon.c), for every configuration:
+              idle_wait_pct (CPU time idle while a task that may run there
+              waited on a busy CPU, % of CPUs x the case's time), idle_pct
+              (CPU time idle, %) and wc_lost (events it could not count).
 
 Only what was measured is written: no sample, no row. A directory without
 snap/ but with counters.csv (a run copied by `bench/run --publish`) keeps its
@@ -53,6 +58,9 @@ MIN_PAIRS = 3
 # The program that reads the records: bench/schedstat.c's report --kv.
 SCHEDSTAT = os.environ.get("SCHEDSTAT", "schedstat")
 RECORD = ".data"
+# The monitor's totals around a case, and the format of their files.
+WC_PRE, WC_POST = ".pre.wc", ".post.wc"
+WC_FORMAT = "1"
 # report --kv's load_balance() calls of a level, one key per idle type.
 LB_CALLS = ("lb_busy", "lb_idle", "lb_newidle")
 # scx_push's counters of tasks moved between busy CPUs, per level (an
@@ -114,19 +122,56 @@ def record_counters(kv):
     return c
 
 
+def read_wc(path):
+    """{key: int} of a monitor's totals file ("wcmon 1", then KEY VALUE)."""
+    with open(path) as f:
+        lines = [line.split() for line in f.read().splitlines()]
+    if not lines or lines[0] != ["wcmon", WC_FORMAT]:
+        sys.exit(f"summarize.py: {path}:1: not a wcmon {WC_FORMAT} totals file")
+    totals = {}
+    for n, words in enumerate(lines[1:], 2):
+        if len(words) != 2 or not words[1].isdigit():
+            sys.exit(f"summarize.py: {path}:{n}: expected 'KEY NUMBER', got '{' '.join(words)}'")
+        totals[words[0]] = int(words[1])
+    return totals
+
+
+def wc_counters(pre, post):
+    """The case's shares of CPU time from the monitor's totals around it; {}
+    when no time passed between them."""
+    cpu_ns = post["cpus"] * (post["elapsed_ns"] - pre["elapsed_ns"])
+    if cpu_ns <= 0:
+        return {}
+    return {"idle_wait_pct": 100 * (post["idle_wait_ns"] - pre["idle_wait_ns"]) / cpu_ns,
+            "idle_pct": 100 * (post["idle_ns"] - pre["idle_ns"]) / cpu_ns,
+            "wc_lost": post["lost"] - pre["lost"]}
+
+
+def case_counters(snap_dir, tag):
+    """The counters of one case (tag REP.CONFIG.WORKLOAD.CASE): its schedstat
+    record's and the monitor's, each where there is one."""
+    base = os.path.join(snap_dir, tag)
+    c = {}
+    if os.path.exists(base + RECORD):
+        c.update(record_counters(report_kv(base + RECORD)))
+    if os.path.exists(base + WC_PRE) and os.path.exists(base + WC_POST):
+        c.update(wc_counters(read_wc(base + WC_PRE), read_wc(base + WC_POST)))
+    return c
+
+
 def read_counters(snap_dir):
     """{(config, workload, case, counter): [value per repetition]} from the
-    records of snap_dir; empty without snap_dir."""
+    records and monitor totals of snap_dir; empty without snap_dir."""
     counters = defaultdict(list)
     if not os.path.isdir(snap_dir):
         return counters
-    for f in sorted(os.listdir(snap_dir)):
-        if not f.endswith(RECORD):
-            continue
-        rep, config, workload, case = f[:-len(RECORD)].split(".", 3)
+    tags = {f[:-len(end)] for f in os.listdir(snap_dir)
+            for end in (RECORD, WC_POST) if f.endswith(end)}
+    for tag in sorted(tags):
+        rep, config, workload, case = tag.split(".", 3)
         if rep == "0":
             continue
-        for name, value in record_counters(report_kv(os.path.join(snap_dir, f))).items():
+        for name, value in case_counters(snap_dir, tag).items():
             counters[(config, workload, case, name)].append(value)
     return counters
 

@@ -9,7 +9,9 @@
 # snapshots /proc/schedstat and, under scx_push, its --stats-json counters
 # before and after it and keeps the deltas and the case's run time in one
 # record, so the host can report load-balance and pull/push counts per case
-# (summarize.py reads the records with `schedstat report --kv`). A case whose
+# (summarize.py reads the records with `schedstat report --kv`). The
+# work-conservation monitor (monitor.sh) runs through the whole boot; its
+# totals are copied before and after each case. A case whose
 # tool fails, or during which the BPF scheduler went away, becomes a line of
 # errors.csv instead of a sample. Before the repetitions, the rt_stall
 # selftest (its own minimal scheduler, no other one loaded) runs once. The
@@ -21,11 +23,13 @@
 #   samples.csv   rep,config,workload,case,metric,value
 #   errors.csv    rep,config,workload,case,reason
 #   raw/          each case's tool output, each scheduler's log
-#   snap/         REP.CONFIG.WORKLOAD.CASE.data, each case's schedstat record
+#   snap/         REP.CONFIG.WORKLOAD.CASE.data, each case's schedstat record,
+#                 and .pre.wc, .post.wc, the monitor's totals around it
 
 cd "$(dirname "$0")" || exit 2
 . ./sched.sh
 . ./workloads.sh
+. ./monitor.sh
 
 OUT=${OUT:-/out}
 REPS=${REPS:-10}
@@ -154,6 +158,7 @@ write_meta() {
 			[ -e "$d/name" ] && echo "sched_domain ${d##*/} $(cat "$d/name")"
 		done
 		echo "ext_server $([ -d "$EXT_SERVER" ] && echo yes || echo no)"
+		echo "wcmon $([ -n "$WCMON_PID" ] && echo yes || echo no)"
 		echo "schedstats $(cat /proc/sys/kernel/sched_schedstats)"
 		echo "reps $REPS"
 		echo "size $SIZE"
@@ -178,10 +183,12 @@ run_one() {
 	raw=$OUT/raw/$tag.txt
 	rec=$OUT/snap/$tag.data
 	sleep "$SETTLE_S"
+	wcmon_snapshot "$OUT/snap/$tag.pre.wc" || echo "bench: $1 $2 $3 $4: no monitor totals"
 	# shellcheck disable=SC2046 # record_args prints options as words
 	schedstat record -o "$rec" $(record_args "$2") -- sh ./case.sh "$3" "$4" "$raw" \
 		>"$metrics" 2>"$why"
 	rc=$?
+	wcmon_snapshot "$OUT/snap/$tag.post.wc" || echo "bench: $1 $2 $3 $4: no monitor totals"
 	if ! sched_alive; then
 		error "$1" "$2" "$3" "$4" "the scheduler exited during the case: $(tail -n 5 "$SCHED_LOG")"
 		return 1
@@ -242,6 +249,7 @@ main() {
 	echo "rep,config,workload,case,metric,value" >"$OUT/samples.csv"
 	echo "rep,config,workload,case,reason" >"$OUT/errors.csv"
 	enable_counters
+	wcmon_start >/tmp/why || echo "bench: no work-conservation monitor: $(cat /tmp/why)"
 	write_meta
 	echo "bench: $REPS repetition(s) of: $CONFIGS; size $SIZE"
 	run_selftest
@@ -250,6 +258,7 @@ main() {
 		for c in $CONFIGS; do run_config "$rep" "$c"; done
 		rep=$((rep + 1))
 	done
+	wcmon_stop
 	echo "bench: $(($(wc -l <"$OUT/samples.csv") - 1)) samples," \
 		"$(($(wc -l <"$OUT/errors.csv") - 1)) errors"
 }
