@@ -20,14 +20,15 @@
  * Latency (--no-preempt turns it off). A wakeup queued on a busy CPU whose
  * vtime is more than the minimum slice (1 ms) behind the running task's
  * preempts it once that task ran a minimum slice: at once on the waker's CPU
- * (SCX_KICK_PREEMPT), at the next tick on another CPU (a remote kick would
- * take that CPU's rq lock). A task's slice is divided by one plus the number
- * waiting behind it, down to that minimum.
+ * (SCX_KICK_PREEMPT), else at the first tick of that CPU after the minimum
+ * (a remote kick would take that CPU's rq lock). A task's slice is divided
+ * by one plus the number waiting behind it, down to that minimum.
  *
  * Wakeups (ops.select_cpu). A sync wakeup (SCX_WAKE_SYNC: the waker is about
  * to sleep; --no-sync ignores it) whose waker's CPU has nothing waiting goes
  * to an idle CPU of the waker's LLC, its previous CPU first, or else behind
- * the waker, which hands it the CPU, with no push. Any other wakeup goes to
+ * the waker, which hands it the CPU, with no push (or, if the waker runs on,
+ * is preempted by it as by any other wakeup). Any other wakeup goes to
  * the previous CPU if idle, else an idle CPU in its LLC, its node, anywhere
  * allowed; with SMT, a wholly idle core first. With no CPU idle it is queued
  * on the waker's CPU unless more tasks wait there than on its previous CPU
@@ -179,7 +180,7 @@ struct cpu_ctx {
 	u64			pull_cost[NR_LEVELS];
 	s32			load_prev;	/* last round's load, see measure_llc() */
 	bool			released;	/* taken by a higher class */
-	bool			preempt_tick;	/* the next tick ends the slice */
+	bool			preempt_tick;	/* a tick ends the slice (push_tick()) */
 	struct bpf_cpumask __kptr *tmp;		/* scratch, this CPU's callbacks only */
 };
 
@@ -452,26 +453,34 @@ static void set_curr(struct cpu_ctx *cctx, struct task_struct *p, u64 now)
 	cctx->curr_weight = p->scx.weight;
 }
 
+/* Whether a wakeup should preempt the running task, and when. */
+enum preempt_when {
+	PREEMPT_NO,
+	PREEMPT_NOW,
+	PREEMPT_LATER,	/* once the running task ran min_slice() */
+};
+
 /*
  * Whether a task queued on @cpu with @vtime should preempt the task running
- * there: that one ran at least min_slice() since it started (a wakeup-heavy
- * load would otherwise switch at every wakeup), and @vtime is more than
- * min_slice() behind its vtime, counting what it ran. The fields are another
- * CPU's and read without its lock: a torn read costs one needless preemption
- * or one slice of waiting.
+ * there: @vtime is more than min_slice() behind that one's, counting what it
+ * ran. At once if it ran at least min_slice() since it started, else at the
+ * first tick after that (a wakeup-heavy load would otherwise switch at every
+ * wakeup, and a wakeup that just missed the minimum would wait for a whole
+ * slice). The fields are another CPU's and read without its lock: a torn
+ * read costs one needless preemption or one slice of waiting.
  */
-static bool should_preempt(s32 cpu, u64 vtime)
+static enum preempt_when should_preempt(s32 cpu, u64 vtime)
 {
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 	u64 ran, curr;
 
 	if (!cctx || cctx->released || !cctx->curr_weight)
-		return false;
+		return PREEMPT_NO;
 	ran = bpf_ktime_get_ns() - cctx->curr_at;
-	if (ran < min_slice())
-		return false;
 	curr = cctx->curr_vtime + ran * 100 / cctx->curr_weight;
-	return vtime_before(vtime + min_slice(), curr);
+	if (!vtime_before(vtime + min_slice(), curr))
+		return PREEMPT_NO;
+	return ran < min_slice() ? PREEMPT_LATER : PREEMPT_NOW;
 }
 
 /* The vtime of the first task waiting on @cpu's DSQ; false if none. */
@@ -703,17 +712,18 @@ static bool going_idle(s32 cpu)
 }
 
 /*
- * End the slice of the task running on @cpu, whose rq lock the caller holds.
- * On this CPU a kick does it at once. Another CPU's next tick does it (1/HZ
- * at most): a kick would take that CPU's rq lock from an irq_work, and on a
- * busy machine every wakeup preempting through a remote lock costs its
- * ticks and wakers more than the latency it saves.
+ * End the slice of the task running on @cpu, whose rq lock the caller holds,
+ * now or, for PREEMPT_LATER, once it ran min_slice(). On this CPU a kick
+ * does it at once. Otherwise @cpu's tick does it (push_tick(): 1/HZ after
+ * the minimum at most): a kick would take that CPU's rq lock from an
+ * irq_work, and on a busy machine every wakeup preempting through a remote
+ * lock costs its ticks and wakers more than the latency it saves.
  */
-static void preempt_cpu(s32 cpu)
+static void preempt_cpu(s32 cpu, enum preempt_when when)
 {
 	struct cpu_ctx *cctx;
 
-	if (cpu == bpf_get_smp_processor_id()) {
+	if (when == PREEMPT_NOW && cpu == bpf_get_smp_processor_id()) {
 		scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
 		stat_inc(STAT_PREEMPT);
 	} else if ((cctx = lookup_cpu_ctx(cpu)) && !cctx->preempt_tick) {
@@ -740,8 +750,9 @@ static void kick_puller(struct task_struct *p, s32 cpu)
 void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	s32 cpu = scx_bpf_task_cpu(p), idle;
+	enum preempt_when when;
 	struct task_ctx *tctx;
-	bool sync;
+	bool sync, behind_waker;
 	u64 vtime;
 
 	stat_inc(STAT_ENQ);
@@ -782,14 +793,15 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 
-	/* Placed behind its waker, which is about to hand it the CPU. */
-	if (sync && cpu == bpf_get_smp_processor_id()) {
-		queue_on(p, tctx, cpu, enq_flags);
-		return;
-	}
+	/*
+	 * Placed behind its waker, which is about to hand it the CPU: not
+	 * pushed. The waker may run on all the same (a pipe writer with room
+	 * left): then @p preempts it as any other wakeup would.
+	 */
+	behind_waker = sync && cpu == bpf_get_smp_processor_id();
 
 	/* @cpu is busy: push @p to an idle CPU of its LLC or node. */
-	if (push_enabled && !task_pinned(p)) {
+	if (!behind_waker && push_enabled && !task_pinned(p)) {
 		stat_inc(STAT_PUSH_TRY);
 		idle = pick_idle_near(p, cpu, LEVEL_NODE, this_tmp_mask());
 		if (idle >= 0) {
@@ -801,9 +813,10 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 
 	vtime = queue_on(p, tctx, cpu, enq_flags);
-	if (preempt_enabled && (enq_flags & SCX_ENQ_WAKEUP) &&
-	    should_preempt(cpu, vtime)) {
-		preempt_cpu(cpu);
+	when = preempt_enabled && (enq_flags & SCX_ENQ_WAKEUP) ?
+	       should_preempt(cpu, vtime) : PREEMPT_NO;
+	if (when != PREEMPT_NO) {
+		preempt_cpu(cpu, when);
 	} else if (going_idle(cpu)) {
 		/*
 		 * @cpu is past the last check of its own queue in
@@ -813,7 +826,7 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 		 */
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 	}
-	if (pull_enabled && !push_enabled && !task_pinned(p))
+	if (!behind_waker && pull_enabled && !push_enabled && !task_pinned(p))
 		kick_puller(p, cpu);
 }
 
@@ -1101,15 +1114,17 @@ void BPF_STRUCT_OPS(push_dispatch, s32 cpu, struct task_struct *prev)
 }
 
 /*
- * End the slice that a wakeup on another CPU asked to preempt (preempt_cpu()),
- * and repair a set bit lost to a race between a puller and an enqueue.
+ * End the slice that a wakeup asked to preempt (preempt_cpu()) once the
+ * running task ran its minimum, and repair a set bit lost to a race between
+ * a puller and an enqueue.
  */
 void BPF_STRUCT_OPS(push_tick, struct task_struct *p)
 {
 	s32 cpu = scx_bpf_task_cpu(p);
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 
-	if (cctx && cctx->preempt_tick) {
+	if (cctx && cctx->preempt_tick &&
+	    bpf_ktime_get_ns() - cctx->curr_at >= min_slice()) {
 		cctx->preempt_tick = false;
 		p->scx.slice = 0;
 	}
