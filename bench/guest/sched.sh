@@ -10,7 +10,8 @@
 # machine queued on the waker's CPU: --no-wake-affine), push-nopreempt (wakeup preemption;
 # fixed slices), push-nohot (the cache-hot gate of pulls: --mig-cost-us 0),
 # push-nogate (the idle-time gate of pulls: --no-idle-gate), push-scanfull (the overloaded masks: --scan full), push-llc (pulls beyond
-# the LLC: -P llc). scx_push runs with -i 3600 so that it prints nothing
+# the LLC: -P llc), and push-s20 (scx_push with -s 20000, its slice before
+# the default became 3 ms). scx_push runs with -i 3600 so that it prints nothing
 # during a run; schedstat record reads its counters on demand with SIGUSR1,
 # which rewrites its --stats-json file.
 
@@ -23,7 +24,7 @@ SCHED_PID=
 LOAD_TIMEOUT_S=${LOAD_TIMEOUT_S:-60}
 
 ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-nobusy push-nosync \
-push-noaffine push-nopreempt push-nohot push-nogate push-scanfull push-llc"
+push-noaffine push-nopreempt push-nohot push-nogate push-scanfull push-llc push-s20"
 
 # config_args NAME: the scheduler command line of a configuration.
 config_args() {
@@ -41,6 +42,7 @@ config_args() {
 	push-nogate) echo "scx_push --no-idle-gate" ;;
 	push-scanfull) echo "scx_push --scan full" ;;
 	push-llc) echo "scx_push -P llc" ;;
+	push-s20) echo "scx_push -s 20000" ;;
 	*) return 1 ;;
 	esac
 }

@@ -2,7 +2,8 @@
 # shares CPU 3 with a busy task. Its wakeups are far behind the busy task in
 # vtime, so they preempt it: its median wakeup latency stays well below the
 # slice. With --no-preempt (control) it waits for the busy task's slice to
-# end, on average half of a slice (20 ms).
+# end, on average half of a slice; both runs use 20 ms slices (-s 20000),
+# well above the 1 ms minimum a preempted task keeps.
 . ./lib.sh
 . ./scx_push.sh
 
@@ -21,11 +22,11 @@ latency() {
 		sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print -1 }'
 }
 
-control=$(latency --no-preempt)
+control=$(latency --no-preempt -s 20000)
 info "control (--no-preempt): median wakeup latency $control us"
 [ "$control" -ge 5000 ] || fail "--no-preempt: median latency $control us, want >= 5000 us (half a slice); the test shows nothing"
 
-p50=$(latency)
+p50=$(latency -s 20000)
 preempts=$(( $(scx_push_stat preempt) + $(scx_push_stat preempt_tick) ))
 info "preemption: median wakeup latency $p50 us, $preempts preemptions"
 [ "$p50" -ge 0 ] && [ "$((p50 * 4))" -le "$control" ] ||

@@ -93,10 +93,10 @@ static void test_bad_values(void)
 int main(void)
 {
 	CHECK(parse("") == OPTIONS_RUN, "no options");
-	CHECK(opts.slice_us == 20000 && opts.interval_s == 1 && opts.push && opts.pull &&
+	CHECK(opts.slice_us == 3000 && opts.interval_s == 1 && opts.push && opts.pull &&
 	      !opts.partial && !opts.verbose && !opts.stats_json &&
 	      opts.scope == SCX_PUSH_SCOPE_ALL && opts.scan == SCX_PUSH_SCAN_MASK,
-	      "defaults: 20 ms slice, 1 s interval, push and pull up to all nodes, masks");
+	      "defaults: 3 ms slice, 1 s interval, push and pull up to all nodes, masks");
 	CHECK(opts.busy && opts.sync && opts.wake_affine && opts.preempt &&
 	      opts.mig_cost_us == 500 && opts.idle_gate,
 	      "defaults: busy balance, sync placement, wake affine, preemption, 500 us migration cost, idle gate");
