@@ -24,7 +24,7 @@ echo >/sys/kernel/tracing/trace
 echo D >/proc/sysrq-trigger
 sleep 0.5
 echo 0 >"$event"
-grep -q "scx_push: slice_ns=20000000 pull_scope=all scan=mask push=on pull=on" /sys/kernel/tracing/trace ||
+grep -q "scx_push: slice_ns=3000000 pull_scope=all scan=mask push=on pull=on" /sys/kernel/tracing/trace ||
 	fail "SysRq-D dump lacks the scx_push header"
 grep -q "scx_push: busy=on sync=on wake_affine=on preempt=on idle_gate=on" /sys/kernel/tracing/trace ||
 	fail "SysRq-D dump lacks the scx_push mechanisms"
