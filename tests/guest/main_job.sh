@@ -1,8 +1,8 @@
 # The guest half of `make run` (busybox sh, run from /scx-push/tests/guest):
 # show the topology, load scx_push under a mixed load and print what it
 # reports (topology, per-interval stats, the exit summary), record hackbench
-# under EEVDF and under scx_push with schedstat and print the diff of the
-# two, then measure the rt_stall scenario under scx_push with the ext server
+# under EEVDF and under scx_push with schedstat and print the report of the
+# scx_push record and the diff of the two, then measure the rt_stall scenario under scx_push with the ext server
 # on and off. Exits
 # non-zero if any step fails; the host then runs the quick comparison.
 . ./lib.sh
@@ -29,7 +29,7 @@ sleep 1
 scx_push_stop
 cat "$SCX_PUSH_LOG"
 
-step "schedstat diff: hackbench -p -g 2 -l 50 under EEVDF (A) and scx_push (B)"
+step "schedstat: hackbench -p -g 2 -l 50 recorded under EEVDF (A) and scx_push (B)"
 old_schedstats=$(cat /proc/sys/kernel/sched_schedstats)
 old_verbose=$(cat /sys/kernel/debug/sched/verbose)
 echo 1 >/proc/sys/kernel/sched_schedstats || fail "cannot enable schedstats"
@@ -42,6 +42,8 @@ schedstat record -o /tmp/push.data --scx-json "$SCX_PUSH_JSON" --scx-pid "$SCX_P
 scx_push_stop
 echo "$old_schedstats" >/proc/sys/kernel/sched_schedstats
 echo "$old_verbose" >/sys/kernel/debug/sched/verbose
+schedstat report /tmp/push.data || fail "schedstat report failed"
+step "schedstat diff: EEVDF (A) and scx_push (B)"
 schedstat diff /tmp/eevdf.data /tmp/push.data || fail "schedstat diff failed"
 
 step "rt_stall under scx_push: a busy task and a SCHED_FIFO hog on CPU 7"
