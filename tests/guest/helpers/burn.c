@@ -22,10 +22,6 @@
 
 #include "helpers.h"
 
-#ifndef SCHED_EXT
-#define SCHED_EXT 7	/* include/uapi/linux/sched.h, v6.12 */
-#endif
-
 static void usage(void)
 {
 	fprintf(stderr, "usage: burn [-t SECONDS] [-c CPULIST] [-n NICE] [-f RTPRIO] [-x]\n");
@@ -40,20 +36,11 @@ static double now(clockid_t clock)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void set_policy(int policy, int prio)
-{
-	struct sched_param sp = { .sched_priority = prio };
-
-	if (sched_setscheduler(0, policy, &sp))
-		die("sched_setscheduler(%d, %d): %s", policy, prio, strerror(errno));
-}
-
 int main(int argc, char **argv)
 {
 	bool seen[CPUS_MAX] = { };
 	double seconds = 1, end;
 	char list[512];
-	cpu_set_t set;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "t:c:n:f:x")) != -1) {
@@ -62,9 +49,7 @@ int main(int argc, char **argv)
 			seconds = arg_positive("-t", optarg, 86400);
 			break;
 		case 'c':
-			cpus_parse(optarg, &set);
-			if (sched_setaffinity(0, sizeof(set), &set))
-				die("sched_setaffinity(%s): %s", optarg, strerror(errno));
+			set_affinity(optarg);
 			break;
 		case 'n':
 			if (setpriority(PRIO_PROCESS, 0, arg_long("-n", optarg, -20, 19)))

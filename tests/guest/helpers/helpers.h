@@ -11,10 +11,15 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* The loader's CPU lists; a relative path, for programs built without -Iloader. */
 #include "../../../loader/cpulist.h"
+
+#ifndef SCHED_EXT
+#define SCHED_EXT 7	/* include/uapi/linux/sched.h, v6.12 */
+#endif
 
 enum { CPUS_MAX = 256 };
 
@@ -67,6 +72,25 @@ static inline void cpus_parse(const char *s, cpu_set_t *set)
 	for (int cpu = 0; cpu < CPUS_MAX; cpu++)
 		if (cpus[cpu])
 			CPU_SET(cpu, set);
+}
+
+/* Run the caller on the CPUs of @list ("0-3,6"); dies on failure. */
+static inline void set_affinity(const char *list)
+{
+	cpu_set_t set;
+
+	cpus_parse(list, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity(%s): %s", list, strerror(errno));
+}
+
+/* Give the caller @policy at RT priority @prio; dies on failure. */
+static inline void set_policy(int policy, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	if (sched_setscheduler(0, policy, &sp))
+		die("sched_setscheduler(%d, %d): %s", policy, prio, strerror(errno));
 }
 
 /* seen[] -> "0,2-3" ("none" if empty). */

@@ -19,15 +19,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "helpers.h"
-
-#ifndef SCHED_EXT
-#define SCHED_EXT 7	/* include/uapi/linux/sched.h, v6.12 */
-#endif
 
 enum { QUICK_MS = 20, WAKES_MAX = 100000 };
 
@@ -57,20 +52,15 @@ int main(int argc, char **argv)
 	static double late[WAKES_MAX];
 	long period_ms = 100, run_ms = 2, wakes = 0, quick = 0;
 	double seconds = 5, end;
-	struct sched_param sp = { };
-	cpu_set_t set;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "xc:p:r:t:")) != -1) {
 		switch (opt) {
 		case 'x':
-			if (sched_setscheduler(0, SCHED_EXT, &sp))
-				die("sched_setscheduler(SCHED_EXT): %s", strerror(errno));
+			set_policy(SCHED_EXT, 0);
 			break;
 		case 'c':
-			cpus_parse(optarg, &set);
-			if (sched_setaffinity(0, sizeof(set), &set))
-				die("sched_setaffinity(%s): %s", optarg, strerror(errno));
+			set_affinity(optarg);
 			break;
 		case 'p':
 			period_ms = arg_long("-p", optarg, 1, 10000);

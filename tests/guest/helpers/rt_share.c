@@ -28,10 +28,6 @@
 
 #include "helpers.h"
 
-#ifndef SCHED_EXT
-#define SCHED_EXT 7	/* include/uapi/linux/sched.h, v6.12 */
-#endif
-
 static void usage(void)
 {
 	fprintf(stderr, "usage: rt_share [-x] [-t SECONDS] CPU\n");
