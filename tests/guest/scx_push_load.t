@@ -3,9 +3,17 @@
 # ops.dump_cpu, read through the sched_ext_dump trace event), and unloads
 # cleanly on SIGINT (state disabled, counters reported, no kernel error).
 # Prints what the verifier walked for each program (verified_insns) and
-# how long the load took.
+# how long the load took. Any guest shape: the expected topology is read
+# from sysfs.
 . ./lib.sh
 . ./scx_push.sh
+
+NR=$(nproc)
+NODES=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+LLC_LISTS=$(cat /sys/devices/system/cpu/cpu[0-9]*/cache/index3/shared_cpu_list | sort -u)
+LLCS=$(echo "$LLC_LISTS" | wc -l)
+LAST_LLC=$(cat /sys/devices/system/cpu/cpu$((NR - 1))/cache/index3/shared_cpu_list)
+[ "$NODES" -eq 1 ] && NODES_WORD="NUMA node" || NODES_WORD="NUMA nodes"
 
 command -v scx_push >/dev/null || fail "scx_push is not in the initramfs"
 dmesg_mark
@@ -28,12 +36,13 @@ grep -q "scx_push: slice_ns=3000000 pull_scope=all scan=mask push=on pull=on" /s
 	fail "SysRq-D dump lacks the scx_push header"
 grep -q "scx_push: busy=on sync=on wake_affine=on preempt=on idle_gate=on" /sys/kernel/tracing/trace ||
 	fail "SysRq-D dump lacks the scx_push mechanisms"
-grep -q "llc 3 (node 1) overloaded:" /sys/kernel/tracing/trace || fail "SysRq-D dump lacks the LLC masks"
+grep -q "llc $((LLCS - 1)) (node $((NODES - 1))) overloaded:" /sys/kernel/tracing/trace || fail "SysRq-D dump lacks the LLC masks"
 
 scx_push_stop
-grep -q "^topology: 8 CPUs online (0-7) of 8, 2 NUMA nodes, 4 LLCs" "$SCX_PUSH_LOG" ||
-	fail "topology: $(grep '^topology' "$SCX_PUSH_LOG")"
-grep -q "^  node 1: llc 2 \[4-5\] llc 3 \[6-7\]" "$SCX_PUSH_LOG" || fail "LLCs of node 1 not found"
+grep -q "^topology: $NR CPUs online (0-$((NR - 1))) of $NR, $NODES $NODES_WORD, $LLCS LLCs" \
+	"$SCX_PUSH_LOG" || fail "topology, sysfs has $NR CPUs, $NODES nodes, $LLCS LLCs: $(grep '^topology' "$SCX_PUSH_LOG")"
+grep -q "^  node $((NODES - 1)):.* llc $((LLCS - 1)) \[$LAST_LLC\]\$" "$SCX_PUSH_LOG" ||
+	fail "node $((NODES - 1)) does not end with llc $((LLCS - 1)) [$LAST_LLC]: $(grep '^  node' "$SCX_PUSH_LOG")"
 insns=$(grep '^scx_push: verified_insns .* total=[0-9]*$' "$SCX_PUSH_LOG") ||
 	fail "no verified_insns line in the scx_push log"
 info "$insns"
