@@ -74,14 +74,14 @@
  * reuses those sums for its node and the nodes for the system. A CPU's load
  * is its running and waiting tasks in this round and the last: the lower of
  * the two when it gives, the higher when it takes, so that the churn of a
- * wakeup-heavy load does not move tasks back and forth. From the top level
- * down it moves waiting tasks from the busiest CPU of the busiest group to
- * the lightest CPU of the lightest group: as many as even the groups out
- * without reversing the imbalance (CFS's rule), no more than even out the
- * two CPUs, and accounted so that the levels below see the result; O(CPUs)
- * a round. It takes from the end of the queue in vtime order tasks that may
- * run there and waited BUSY_WAIT_NS (REMOTE_WAIT_NS across nodes, at least
- * --mig-cost-us). It counts tasks, not weights.
+ * wakeup-heavy load does not move tasks back and forth. Every CPU below the
+ * mean load of the widest span -P allows takes waiting tasks, up to that
+ * mean, from the most loaded CPU of its LLC, then of its node, then of the
+ * other nodes, while that CPU is above the mean and two tasks above it (a
+ * move never reverses an imbalance: CFS's rule); O(CPUs) a round, and many
+ * CPUs take in one round. It takes from the end of the queue in vtime order
+ * tasks that may run there and waited BUSY_WAIT_NS (REMOTE_WAIT_NS across
+ * nodes, at least --mig-cost-us). It counts tasks, not weights.
  *
  * Higher classes. ops.cpu_release re-enqueues the CPU's local tasks; they go
  * to an idle CPU if there is one. Tasks still queued on a CPU held by an RT or
@@ -111,7 +111,7 @@ enum consts {
 	TIMER_INTERVAL_NS	= 10 * 1000 * 1000,
 	REMOTE_WAIT_NS		= 1000 * 1000,
 	MIN_SLICE_NS		= 1000 * 1000,	/* floor of a scaled slice */
-	MAX_MOVES		= 8,	/* tasks one CPU moves per push or rescue */
+	MAX_MOVES		= 8,	/* tasks moved per push, rescue or busy take */
 	MAX_KICKS		= 4,	/* idle CPUs the timer kicks per busy CPU */
 	MAX_CANDIDATES		= 4,	/* queued tasks a pull or busy move looks at */
 	BUSY_WAIT_NS		= 1000 * 1000,	/* wait before a busy-busy move */
@@ -181,6 +181,7 @@ struct cpu_ctx {
 	u64			avg_idle;
 	u64			pull_cost[NR_LEVELS];
 	s32			load_prev;	/* last round's load, see measure_llc() */
+	s32			load_take;	/* this round's, as a taker; -1: cannot */
 	bool			released;	/* taken by a higher class */
 	bool			preempt_tick;	/* a tick ends the slice (push_tick()) */
 	struct bpf_cpumask __kptr *tmp;		/* scratch, this CPU's callbacks only */
@@ -1343,28 +1344,35 @@ static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
 }
 
 /*
- * Busy balance. One timer round's view of an LLC, measured once and reused
- * at the node and system levels (seed 009: statistics computed once per
- * level and propagated up). A CPU's load is its running task plus those
- * waiting on its DSQ.
+ * Busy balance. One timer round measures every LLC once and sums the LLCs
+ * into their nodes and the nodes into the system (seed 009: statistics
+ * computed once per level and propagated up). The target is the mean load
+ * per CPU over the widest span -P allows. Every CPU below it then takes
+ * waiting tasks from the CPU that gives most, nearest first: its LLC, the
+ * rest of its node, the other nodes. A move needs the giver above the
+ * target and two tasks above the taker, so it never reverses an imbalance
+ * (CFS's rule); the taker stops at the target. All CPUs below the target
+ * take in the same round, so a queue that has to spread over N CPUs does
+ * so in one round, and no task is moved twice on its way. O(CPUs) a round.
  */
 struct llc_load {
-	s32	load;		/* of all its CPUs; all loads x TASK_LOAD */
-	s32	busiest;	/* the CPU with the most load and a waiting task, or -1 */
-	s32	busiest_load;
-	s32	lightest;	/* the CPU with the least load sched_ext runs on, or -1 */
-	s32	lightest_load;
+	s32	load;	/* of all its CPUs; all loads x TASK_LOAD */
+	s32	giver;	/* its CPU with the most load and a waiting task, or -1 */
+	s32	give;	/* the giver's load, less what it gave this round */
 };
 
 struct node_load {
 	s32	load;
 	s32	nr_cpus;
-	s32	busiest_llc;	/* with the most load per CPU and a busiest CPU, or -1 */
-	s32	lightest_llc;	/* with the least load per CPU and a lightest CPU, or -1 */
+	s32	top[2];	/* the two LLCs whose givers give most, or -1 */
+	s32	top_give[2];	/* what they give, as measured */
 };
 
 static struct llc_load llc_loads[SCX_PUSH_MAX_LLCS];
 static struct node_load node_loads[SCX_PUSH_MAX_NODES];
+static s32 top_nodes[2];	/* the two nodes whose givers give most, or -1 */
+static s32 top_node_give[2];	/* what they give, as measured */
+static s32 sys_load, sys_nr_cpus;
 
 static const u32 busy_stat[NR_LEVELS] = {
 	[LEVEL_LLC]	= STAT_BUSY_LLC,
@@ -1377,34 +1385,52 @@ static inline struct llc_load *llc_load_of(u32 llc)
 	return &llc_loads[llc & (SCX_PUSH_MAX_LLCS - 1)];
 }
 
-/*
- * How many tasks to move from a group with load @b on @nb CPUs to one with
- * load @l on @nl CPUs so that the first stays at least as loaded per CPU as
- * the second: a move never reverses an imbalance, so no task moves back and
- * forth (CFS's rule). For two CPUs: half their difference.
- */
-static inline s32 moves_to_even(s32 b, s32 nb, s32 l, s32 nl)
+/* What LLC @llc's giver gives now, -1 if it has none. */
+static inline s32 llc_give(s32 llc)
 {
-	s32 excess = b * nl - l * nb;
+	struct llc_load *ll;
 
-	if (excess <= 0 || nb + nl <= 0)
-		return 0;
-	return (u32)excess / (u32)(nb + nl) >> LOAD_SHIFT;
+	if (llc < 0)
+		return -1;
+	ll = llc_load_of(llc);
+	return ll->giver >= 0 ? ll->give : -1;
 }
 
-/* Whether @a on @na CPUs is more loaded per CPU than @b on @nb. */
-static inline bool heavier(s32 a, s32 na, s32 b, s32 nb)
+/* Of @node's two top LLCs, the one other than @except that gives most. */
+static s32 node_best_llc(s32 node, s32 except)
 {
-	return a * nb > b * na;
+	struct node_load *nl;
+	s32 a, b;
+
+	if (node < 0)
+		return -1;
+	nl = &node_loads[node_idx(node)];
+	a = nl->top[0] != except ? nl->top[0] : -1;
+	b = nl->top[1] != except ? nl->top[1] : -1;
+	return llc_give(b) > llc_give(a) ? b : a;
+}
+
+/* Keep in @top the two of @top and @cand that give most (@gives). */
+static inline void keep_top(s32 *top, s32 *gives, s32 cand, s32 give)
+{
+	if (give > gives[0]) {
+		top[1] = top[0];
+		gives[1] = gives[0];
+		top[0] = cand;
+		gives[0] = give;
+	} else if (give > gives[1]) {
+		top[1] = cand;
+		gives[1] = give;
+	}
 }
 
 /*
  * Fill llc_loads[@llc] from its CPUs' loads (running + waiting tasks) in
- * this round and the last one: a CPU is as busy as the lower of the two to
- * give tasks and as the higher to take them, and its LLC as their mean. A
- * wakeup-heavy load fills and empties queues within a round; only an
- * imbalance that lasts a round moves tasks, and a CPU that just took tasks
- * does not take more in the next round.
+ * this round and the last: a CPU is as busy as the lower of the two to
+ * give tasks and as the higher to take them (cpu_ctx.load_take), and its
+ * LLC as their mean. A wakeup-heavy load fills and empties queues within a
+ * round; only an imbalance that lasts a round moves tasks, and a CPU that
+ * just took tasks does not take more in the next round.
  */
 __noinline int measure_llc(u32 llc)
 {
@@ -1414,9 +1440,8 @@ __noinline int measure_llc(u32 llc)
 	struct cpu_ctx *cctx;
 	s32 cpu, queued, load, give, take;
 
-	ll->load = 0;
-	ll->busiest = ll->lightest = -1;
-	ll->busiest_load = ll->lightest_load = 0;
+	ll->load = ll->give = 0;
+	ll->giver = -1;
 	bpf_for(i, 0, nr) {
 		cpu = llc_cpus[cpu_idx(first + i)];
 		cctx = lookup_cpu_ctx(cpu);
@@ -1430,16 +1455,32 @@ __noinline int measure_llc(u32 llc)
 		take = load > cctx->load_prev ? load : cctx->load_prev;
 		ll->load += (load + cctx->load_prev) >> 1;
 		cctx->load_prev = load;
-		if (queued > 0 && (ll->busiest < 0 || give > ll->busiest_load)) {
-			ll->busiest = cpu;
-			ll->busiest_load = give;
-		}
-		if (!cctx->released && (ll->lightest < 0 || take < ll->lightest_load)) {
-			ll->lightest = cpu;
-			ll->lightest_load = take;
+		cctx->load_take = cctx->released ? -1 : take;
+		if (queued > 0 && !cctx->released && (ll->giver < 0 || give > ll->give)) {
+			ll->giver = cpu;
+			ll->give = give;
 		}
 	}
 	scx_bpf_put_idle_cpumask(idle);
+	return 0;
+}
+
+/* Sum up @node's LLCs in node_loads[@node] and find its two top givers. */
+__noinline int measure_node(u32 node)
+{
+	struct node_load *nl = &node_loads[node_idx(node)];
+	u32 first = node_first_llc[node_idx(node)], i, llc;
+
+	nl->load = nl->nr_cpus = 0;
+	nl->top[0] = nl->top[1] = -1;
+	nl->top_give[0] = nl->top_give[1] = -1;
+	bpf_for(i, 0, node_nr_llcs[node_idx(node)]) {
+		llc = first + i;
+		nl->load += llc_load_of(llc)->load;
+		nl->nr_cpus += llc_nr[cpu_idx(llc)];
+		if (llc_load_of(llc)->giver >= 0)
+			keep_top(nl->top, nl->top_give, llc, llc_give(llc));
+	}
 	return 0;
 }
 
@@ -1487,147 +1528,118 @@ __noinline int busy_move_one(s32 src, s32 dst, u32 level)
 	return moved;
 }
 
-/*
- * Move up to @nr (at most MAX_MOVES) tasks from @src to @dst, one at a time
- * so that the DSQ walk is verified once; returns how many moved.
- */
-static s32 busy_move(s32 src, s32 dst, u32 level, s32 nr)
-{
-	s32 moved = 0, i;
-
-	bpf_for(i, 0, nr < MAX_MOVES ? nr : MAX_MOVES) {
-		if (!busy_move_one(src, dst, level))
-			break;
-		moved++;
-	}
-	return moved;
-}
-
-/*
- * From the busiest CPU of @from to the lightest CPU of @to, as many tasks as
- * even out their groups (@n), but no more than even out the two CPUs: a CPU
- * that gave too much would take back from its siblings. The moves are
- * accounted in this round's view, so that the levels below see the loads
- * after them.
- */
-static void busy_move_between(struct llc_load *from, struct llc_load *to,
-			      s32 n, u32 level)
-{
-	s32 cap = moves_to_even(from->busiest_load, 1, to->lightest_load, 1);
-
-	if (n > cap)
-		n = cap > 0 ? cap : 1;
-	n = busy_move(from->busiest, to->lightest, level, n) * TASK_LOAD;
-	from->load -= n;
-	from->busiest_load -= n;
-	to->load += n;
-	to->lightest_load += n;
-}
-
-/*
- * Sum up @node's LLCs in node_loads[@node] and find its LLCs with the most
- * and the least load per CPU that have a CPU to move from and to.
- */
-__noinline int measure_node(u32 node)
+/* The load per CPU that @cpu of @llc and @node is evened out to. */
+static s32 busy_target(u32 llc, u32 node)
 {
 	struct node_load *nl = &node_loads[node_idx(node)];
-	u32 first = node_first_llc[node_idx(node)], i, llc;
-	struct llc_load *ll, *bl = NULL, *lt = NULL;
-	s32 nb = 1, nlt = 1, n;
+	s32 load = llc_load_of(llc)->load, nr = llc_nr[cpu_idx(llc)];
 
-	nl->load = nl->nr_cpus = 0;
-	nl->busiest_llc = nl->lightest_llc = -1;
-	bpf_for(i, 0, node_nr_llcs[node_idx(node)]) {
-		llc = first + i;
-		ll = llc_load_of(llc);
-		n = llc_nr[cpu_idx(llc)];
-		nl->load += ll->load;
-		nl->nr_cpus += n;
-		if (ll->busiest >= 0 && (!bl || heavier(ll->load, n, bl->load, nb))) {
-			nl->busiest_llc = llc;
-			bl = ll;
-			nb = n;
-		}
-		if (ll->lightest >= 0 && (!lt || heavier(lt->load, nlt, ll->load, n))) {
-			nl->lightest_llc = llc;
-			lt = ll;
-			nlt = n;
-		}
+	if (pull_max_level() == LEVEL_ALL) {
+		load = sys_load;
+		nr = sys_nr_cpus;
+	} else if (pull_max_level() == LEVEL_NODE) {
+		load = nl->load;
+		nr = nl->nr_cpus;
 	}
-	return 0;
+	return nr > 0 ? (u32)load / (u32)nr : 0;
 }
 
-/* Between the busiest and the lightest LLC of @node. */
-__noinline int balance_node(u32 node)
+/* The LLC whose giver @cpu of @llc and @node takes from at @level, or -1. */
+static s32 busy_source(s32 cpu, u32 llc, u32 node, u32 level)
 {
-	struct node_load *nl = &node_loads[node_idx(node)];
-	s32 b, l, n;
+	s32 other;
 
-	measure_node(node);
-	b = nl->busiest_llc;
-	l = nl->lightest_llc;
-	if (b < 0 || l < 0 || b == l)
+	if (level == LEVEL_LLC)
+		return llc;
+	if (level == LEVEL_NODE)
+		return node_best_llc(node, llc);
+	other = top_nodes[0] != node ? top_nodes[0] : top_nodes[1];
+	return node_best_llc(other, -1);
+}
+
+/*
+ * @cpu, below @target, takes tasks from the giver of LLC @src_llc at
+ * @level while that one is above @target and two tasks above @cpu. Global,
+ * so that its loop is verified once.
+ */
+__noinline int busy_take(s32 cpu, s32 src_llc, s32 target, u32 level)
+{
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+	struct llc_load *ll;
+	u32 i;
+
+	if (!cctx || src_llc < 0)
 		return 0;
-	n = moves_to_even(llc_load_of(b)->load, llc_nr[cpu_idx(b)],
-			  llc_load_of(l)->load, llc_nr[cpu_idx(l)]);
-	if (n > 0)
-		busy_move_between(llc_load_of(b), llc_load_of(l), n, LEVEL_NODE);
+	ll = llc_load_of(src_llc);
+	if (ll->giver < 0 || ll->giver == cpu)
+		return 0;
+	bpf_for(i, 0, MAX_MOVES) {
+		if (cctx->load_take >= target || ll->give <= target ||
+		    ll->give - cctx->load_take < 2 * TASK_LOAD)
+			break;
+		if (!busy_move_one(ll->giver, cpu, level))
+			break;
+		ll->give -= TASK_LOAD;
+		cctx->load_take += TASK_LOAD;
+	}
 	return 0;
 }
 
-/* Between the busiest and the lightest node. */
-static void balance_nodes(void)
+/*
+ * @cpu takes tasks until it reaches the target: from its LLC's giver, then
+ * from the top giver of its node, then from that of the other nodes, as far
+ * as -P allows.
+ */
+__noinline int busy_fill(s32 cpu)
 {
-	struct node_load *nl, *bn = NULL, *ln = NULL;
-	u32 node;
-	s32 n;
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+	u32 llc, node, level;
+	s32 target;
 
+	if (!cctx || cctx->load_take < 0 || !cpu_usable(cpu))
+		return 0;
+	llc = cpu_llc[cpu_idx(cpu)];
+	node = llc_node[cpu_idx(llc)];
+	target = busy_target(llc, node);
+	bpf_for(level, 0, pull_max_level() + 1) {
+		if (cctx->load_take >= target)
+			break;
+		busy_take(cpu, busy_source(cpu, llc, node, level), target, level);
+	}
+	return 0;
+}
+
+/* Sum the nodes up into the system and find its two top nodes. */
+__noinline int measure_system(void)
+{
+	struct node_load *nl;
+	u32 node;
+
+	sys_load = sys_nr_cpus = 0;
+	top_nodes[0] = top_nodes[1] = -1;
+	top_node_give[0] = top_node_give[1] = -1;
 	bpf_for(node, 0, nr_nodes) {
 		measure_node(node);
 		nl = &node_loads[node_idx(node)];
-		if (!nl->nr_cpus)
-			continue;
-		if (nl->busiest_llc >= 0 &&
-		    (!bn || heavier(nl->load, nl->nr_cpus, bn->load, bn->nr_cpus)))
-			bn = nl;
-		if (nl->lightest_llc >= 0 &&
-		    (!ln || heavier(ln->load, ln->nr_cpus, nl->load, nl->nr_cpus)))
-			ln = nl;
+		sys_load += nl->load;
+		sys_nr_cpus += nl->nr_cpus;
+		if (nl->top[0] >= 0)
+			keep_top(top_nodes, top_node_give, node, nl->top_give[0]);
 	}
-	if (!bn || !ln || bn == ln)
-		return;
-	n = moves_to_even(bn->load, bn->nr_cpus, ln->load, ln->nr_cpus);
-	if (n > 0)
-		busy_move_between(llc_load_of(bn->busiest_llc),
-				  llc_load_of(ln->lightest_llc), n, LEVEL_ALL);
+	return 0;
 }
 
-/*
- * Even out busy CPUs from the top: between nodes, then between the LLCs of
- * each node, as far as -P allows, then within each LLC; one pair of CPUs
- * per group and level each round, O(CPUs) per round. A task moved in a
- * round waits there before it can move again.
- */
+/* Measure the levels bottom-up, then let every CPU below the target take. */
 static void busy_balance(void)
 {
-	struct llc_load *ll;
-	u32 llc, node;
-	s32 n;
+	u32 llc;
+	s32 cpu;
 
 	bpf_for(llc, 0, nr_llcs)
 		measure_llc(llc);
-	if (pull_max_level() == LEVEL_ALL && nr_nodes > 1)
-		balance_nodes();
-	if (pull_max_level() >= LEVEL_NODE) {
-		bpf_for(node, 0, nr_nodes)
-			balance_node(node);
-	}
-	bpf_for(llc, 0, nr_llcs) {
-		ll = llc_load_of(llc);
-		n = moves_to_even(ll->busiest_load, 1, ll->lightest_load, 1);
-		if (ll->busiest >= 0 && ll->lightest >= 0 && n > 0)
-			busy_move(ll->busiest, ll->lightest, LEVEL_LLC, n);
-	}
+	measure_system();
+	bpf_for(cpu, 0, nr_cpus)
+		busy_fill(cpu);
 }
 
 static int balance_timerfn(void *map, int *key, struct balance_timer *bt)
