@@ -32,6 +32,8 @@ enum long_only {
 	OPT_NO_SYNC,
 	OPT_NO_WAKE_AFFINE,
 	OPT_NO_PREEMPT,
+	OPT_SLICE_SCALE,
+	OPT_WAKE_CREDIT,
 	OPT_MIG_COST,
 	OPT_NO_IDLE_GATE,
 	OPT_SCAN,
@@ -50,6 +52,8 @@ static const struct option long_options[] = {
 	{ "no-sync",	no_argument,		NULL, OPT_NO_SYNC },
 	{ "no-wake-affine", no_argument,	NULL, OPT_NO_WAKE_AFFINE },
 	{ "no-preempt",	no_argument,		NULL, OPT_NO_PREEMPT },
+	{ "slice-scale", no_argument,		NULL, OPT_SLICE_SCALE },
+	{ "wake-credit-us", required_argument,	NULL, OPT_WAKE_CREDIT },
 	{ "mig-cost-us", required_argument,	NULL, OPT_MIG_COST },
 	{ "no-idle-gate", no_argument,		NULL, OPT_NO_IDLE_GATE },
 	{ "scan",	required_argument,	NULL, OPT_SCAN },
@@ -66,7 +70,8 @@ void options_usage(FILE *f, const char *prog)
 	fprintf(f,
 "Usage: %s [-s SLICE_US] [-i INTERVAL_S] [-P llc|node|all] [--no-push]\n"
 "       [--no-pull] [--no-busy] [--no-sync] [--no-wake-affine] [--no-preempt]\n"
-"       [--mig-cost-us US] [--no-idle-gate] [--scan mask|full] [--partial]\n"
+"       [--slice-scale] [--wake-credit-us US] [--mig-cost-us US]\n"
+"       [--no-idle-gate] [--scan mask|full] [--partial]\n"
 "       [--stats-json FILE] [-v] [-h]\n"
 "\n"
 "scx_push: a sched_ext scheduler with per-CPU queues that idle CPUs pull from\n"
@@ -84,7 +89,12 @@ void options_usage(FILE *f, const char *prog)
 "      --no-sync             place sync wakeups like any other wakeup\n"
 "      --no-wake-affine      with no CPU idle, queue a wakee on its previous\n"
 "                            CPU, not on the waker's\n"
-"      --no-preempt          no wakeup preemption; every slice is SLICE_US\n"
+"      --no-preempt          no wakeup preemption\n"
+"      --slice-scale         divide a slice by one plus the tasks waiting\n"
+"                            behind it, down to 1 ms (default: every slice\n"
+"                            is SLICE_US)\n"
+"      --wake-credit-us US   a waking task starts at most US microseconds\n"
+"                            behind its CPU's clock, 0..%d (default SLICE_US)\n"
 "      --mig-cost-us US      a task that ran less than US microseconds ago is\n"
 "                            cache hot and not pulled, 0..%d (default %d)\n"
 "      --no-idle-gate        pull even where a pull costs more than the CPU's\n"
@@ -97,6 +107,7 @@ void options_usage(FILE *f, const char *prog)
 "  -h, --help                print this help and exit\n",
 		prog, OPT_SLICE_US_MIN, OPT_SLICE_US_MAX, OPT_SLICE_US_DFL,
 		OPT_INTERVAL_S_MIN, OPT_INTERVAL_S_MAX, OPT_INTERVAL_S_DFL,
+		OPT_SLICE_US_MAX,
 		OPT_MIG_COST_US_MAX, OPT_MIG_COST_US_DFL);
 }
 
@@ -190,6 +201,7 @@ static void set_defaults(struct options *o)
 enum options_status options_parse(struct options *o, int argc, char **argv,
 				  char *err, size_t err_len)
 {
+	bool wake_credit_set = false;
 	int opt;
 
 	set_defaults(o);
@@ -243,6 +255,16 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 		case OPT_NO_PREEMPT:
 			o->preempt = false;
 			break;
+		case OPT_SLICE_SCALE:
+			o->slice_scale = true;
+			break;
+		case OPT_WAKE_CREDIT:
+			if (!parse_ulong(optarg, 0, OPT_SLICE_US_MAX, &o->wake_credit_us))
+				return invalid(err, err_len,
+					       "--wake-credit-us: '%s' is not a time in microseconds from 0 to %d",
+					       optarg, OPT_SLICE_US_MAX);
+			wake_credit_set = true;
+			break;
 		case OPT_NO_IDLE_GATE:
 			o->idle_gate = false;
 			break;
@@ -280,5 +302,7 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 	}
 	if (optind < argc)
 		return invalid(err, err_len, "unexpected argument '%s'", argv[optind]);
+	if (!wake_credit_set)
+		o->wake_credit_us = o->slice_us;
 	return OPTIONS_RUN;
 }

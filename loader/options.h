@@ -29,6 +29,8 @@ struct options {
 	bool		sync;		/* not --no-sync */
 	bool		wake_affine;	/* not --no-wake-affine */
 	bool		preempt;	/* not --no-preempt */
+	bool		slice_scale;	/* --slice-scale */
+	unsigned long	wake_credit_us;	/* --wake-credit-us, default slice_us */
 	unsigned long	mig_cost_us;	/* --mig-cost-us */
 	bool		idle_gate;	/* not --no-idle-gate */
 	bool		partial;	/* --partial */

@@ -171,6 +171,8 @@ static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq
 	skel->rodata->busy_enabled = opts.busy;
 	skel->rodata->sync_enabled = opts.sync;
 	skel->rodata->preempt_enabled = opts.preempt;
+	skel->rodata->slice_scale = opts.slice_scale;
+	skel->rodata->wake_credit_ns = opts.wake_credit_us * 1000;
 	skel->rodata->mig_cost_ns = opts.mig_cost_us * 1000;
 	skel->rodata->idle_gate = opts.idle_gate;
 	skel->rodata->wake_affine = opts.wake_affine;
@@ -421,13 +423,13 @@ restart:
 		scx_push__destroy(skel);
 		return 1;
 	}
-	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s, busy %s, sync %s, wake affine %s, preempt %s, mig_cost %lu us, idle gate %s%s)\n",
+	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s, busy %s, sync %s, wake affine %s, preempt %s, slice scale %s, wake credit %lu us, mig_cost %lu us, idle gate %s%s)\n",
 	       opts.slice_us, opts.pull ? "up to " : "off", opts.pull ?
 	       options_scope_name(opts.scope) : "", opts.push ? "on" : "off",
 	       options_scan_name(opts.scan), opts.busy ? "on" : "off",
 	       opts.sync ? "on" : "off", opts.wake_affine ? "on" : "off",
-	       opts.preempt ? "on" : "off",
-	       opts.mig_cost_us, opts.idle_gate ? "on" : "off",
+	       opts.preempt ? "on" : "off", opts.slice_scale ? "on" : "off",
+	       opts.wake_credit_us, opts.mig_cost_us, opts.idle_gate ? "on" : "off",
 	       opts.partial ? ", SCHED_EXT tasks only" : "");
 	print_verified_insns(skel);
 	fflush(stdout);

@@ -13,18 +13,21 @@
  * nice levels hold on a CPU. Each CPU keeps its own clock (the largest vtime
  * that started there): a busy CPU's tasks are never measured against an idle
  * CPU's clock, and a task that moves is rebased from the old CPU's clock to
- * the new one. A waking task's credit is capped at half a slice (a whole one
- * with --no-preempt). When the running task's slice ends it keeps the CPU
- * while its vtime is below that of the first waiting task.
+ * the new one. A waking task's credit is capped at one slice
+ * (--wake-credit-us sets it). When the running task's slice ends it keeps the
+ * CPU while its vtime is below that of the first waiting task.
  *
  * Latency (--no-preempt turns it off). A wakeup queued on a busy CPU whose
  * vtime is more than the minimum slice (1 ms) behind the running task's
  * preempts it once that task ran a minimum slice: at once on the waker's CPU
  * (SCX_KICK_PREEMPT), else at the first tick of that CPU after the minimum
- * (a remote kick would take that CPU's rq lock). A task's slice is divided
- * by one plus the number waiting behind it, down to that minimum. The
- * loader's default slice is 3 ms, EEVDF's on 8 CPUs or more (its 0.75 ms
- * base slice times 1 + log2 of the CPUs): 20 ms measured slower on hackbench.
+ * (a remote kick would take that CPU's rq lock). The loader's default slice
+ * is 3 ms, EEVDF's on 8 CPUs or more (its 0.75 ms base slice times 1 + log2
+ * of the CPUs): 20 ms measured slower on hackbench. Slices are not shortened
+ * by queue depth (--slice-scale divides a slice by one plus the tasks
+ * waiting behind it, down to the minimum): as EEVDF's, a slice is the same
+ * however many wait, and shorter ones measured slower on hackbench, the
+ * extra switches costing more than the shorter waits save.
  *
  * Wakeups (ops.select_cpu). A sync wakeup (SCX_WAKE_SYNC: the waker is about
  * to sleep; --no-sync ignores it) whose waker's CPU has nothing waiting goes
@@ -137,6 +140,8 @@ const volatile bool pull_enabled = true;
 const volatile bool busy_enabled = true;
 const volatile bool sync_enabled = true;
 const volatile bool preempt_enabled = true;
+const volatile bool slice_scale;
+const volatile u64 wake_credit_ns = SCX_SLICE_DFL;
 const volatile u64 mig_cost_ns = 500 * 1000;
 const volatile bool idle_gate = true;
 const volatile bool wake_affine = true;
@@ -390,15 +395,15 @@ static inline u64 min_slice(void)
 }
 
 /*
- * The slice of a task starting on @cpu: with preemption on, the slice is
- * shared with the tasks waiting there, down to min_slice().
+ * The slice of a task starting on @cpu: with --slice-scale, shared with the
+ * tasks waiting there, down to min_slice().
  */
 static u64 task_slice(s32 cpu)
 {
 	s32 queued;
 	u64 slice;
 
-	if (!preempt_enabled)
+	if (!slice_scale)
 		return slice_ns;
 	queued = scx_bpf_dsq_nr_queued(cpu);
 	if (queued <= 0)
@@ -408,18 +413,8 @@ static u64 task_slice(s32 cpu)
 }
 
 /*
- * How far behind a CPU's clock a task that slept or waited may start: a
- * whole slice without preemption; with it, half of one, so that a sleeper
- * still preempts but a frequent waker does not gain a slice per wakeup.
- */
-static inline u64 wake_credit(void)
-{
-	return preempt_enabled ? slice_ns / 2 : slice_ns;
-}
-
-/*
  * @p's vtime on @cpu's clock, with the credit of a task that slept or waited
- * capped by wake_credit(). Reading another CPU's clock races with its
+ * capped by wake_credit_ns. Reading another CPU's clock races with its
  * updates; an error of one update only shifts the task within one slice.
  */
 static u64 vtime_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu)
@@ -434,8 +429,8 @@ static u64 vtime_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu)
 		if (octx)
 			vtime = vtime - octx->vclock + cctx->vclock;
 	}
-	if (vtime_before(vtime, cctx->vclock - wake_credit()))
-		vtime = cctx->vclock - wake_credit();
+	if (vtime_before(vtime, cctx->vclock - wake_credit_ns))
+		vtime = cctx->vclock - wake_credit_ns;
 	return vtime;
 }
 

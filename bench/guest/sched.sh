@@ -7,13 +7,16 @@
 # ablations, each with one mechanism off: push-nopush (pushes to idle CPUs),
 # push-nopull (pulls by idle CPUs), push-nobusy (moves between busy CPUs),
 # push-nosync (SCX_WAKE_SYNC placement), push-noaffine (wakees of a busy
-# machine queued on the waker's CPU: --no-wake-affine), push-nopreempt (wakeup preemption;
-# fixed slices), push-nohot (the cache-hot gate of pulls: --mig-cost-us 0),
-# push-nogate (the idle-time gate of pulls: --no-idle-gate), push-scanfull (the overloaded masks: --scan full), push-llc (pulls beyond
-# the LLC: -P llc), and push-s20 (scx_push with -s 20000, its slice before
-# the default became 3 ms). scx_push runs with -i 3600 so that it prints nothing
-# during a run; schedstat record reads its counters on demand with SIGUSR1,
-# which rewrites its --stats-json file.
+# machine queued on the waker's CPU: --no-wake-affine), push-nopreempt
+# (wakeup preemption), push-nohot (the cache-hot gate of pulls:
+# --mig-cost-us 0), push-nogate (the idle-time gate of pulls:
+# --no-idle-gate), push-scanfull (the overloaded masks: --scan full),
+# push-llc (pulls beyond the LLC: -P llc); and two former defaults: push-s20
+# (-s 20000, the slice before it became 3 ms) and push-scaled (--slice-scale
+# --wake-credit-us 1500: slices divided by queue depth and half a slice of
+# wake credit, before slices were fixed). scx_push runs with -i 3600 so that
+# it prints nothing during a run; schedstat record reads its counters on
+# demand with SIGUSR1, which rewrites its --stats-json file.
 
 # The guest tests' helpers: SCX_OPS, scx_state, wait_for_state.
 . ../tests/guest/lib.sh
@@ -24,7 +27,7 @@ SCHED_PID=
 LOAD_TIMEOUT_S=${LOAD_TIMEOUT_S:-60}
 
 ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-nobusy push-nosync \
-push-noaffine push-nopreempt push-nohot push-nogate push-scanfull push-llc push-s20"
+push-noaffine push-nopreempt push-nohot push-nogate push-scanfull push-llc push-s20 push-scaled"
 
 # config_args NAME: the scheduler command line of a configuration.
 config_args() {
@@ -43,6 +46,7 @@ config_args() {
 	push-scanfull) echo "scx_push --scan full" ;;
 	push-llc) echo "scx_push -P llc" ;;
 	push-s20) echo "scx_push -s 20000" ;;
+	push-scaled) echo "scx_push --slice-scale --wake-credit-us 1500" ;;
 	*) return 1 ;;
 	esac
 }

@@ -67,6 +67,7 @@ static const struct {
 	{ "--pull-scope",	"is not a pull scope",			{ "nodes", "all," } },
 	{ "--scan",		"is not a scan mode",			{ "Mask", "none" } },
 	{ "--mig-cost-us",	"is not a time in microseconds",	{ "1000001", "4294967296" } },
+	{ "--wake-credit-us",	"is not a time in microseconds",	{ "1000001", "4294967296" } },
 };
 
 static void test_bad_values(void)
@@ -106,6 +107,15 @@ int main(void)
 	      "the v2 ablations, each off alone");
 	CHECK(parse("--mig-cost-us=1000000") == OPTIONS_RUN && opts.mig_cost_us == 1000000,
 	      "--mig-cost-us: the top of its range");
+	CHECK(parse("") == OPTIONS_RUN && !opts.slice_scale && opts.wake_credit_us == 3000,
+	      "defaults: fixed slices, a wake credit of one slice");
+	CHECK(parse("-s 20000") == OPTIONS_RUN && opts.wake_credit_us == 20000,
+	      "the wake credit follows -s");
+	CHECK(parse("--wake-credit-us 1500 -s 20000 --slice-scale") == OPTIONS_RUN &&
+	      opts.wake_credit_us == 1500 && opts.slice_scale && opts.slice_us == 20000,
+	      "--wake-credit-us before -s keeps its value; --slice-scale");
+	CHECK(parse("--wake-credit-us=0") == OPTIONS_RUN && opts.wake_credit_us == 0,
+	      "--wake-credit-us: the bottom of its range");
 
 	CHECK(parse("-s 500 -i 2 -P node --no-push --scan full --partial --stats-json /tmp/s.json -v")
 	      == OPTIONS_RUN, "every option at once");
@@ -133,6 +143,9 @@ int main(void)
 	expect_invalid("--scan some", "--scan: 'some' is not a scan mode (mask or full)");
 	expect_invalid("--mig-cost-us 1ms",
 		       "--mig-cost-us: '1ms' is not a time in microseconds from 0 to 1000000");
+	expect_invalid("--wake-credit-us 1ms",
+		       "--wake-credit-us: '1ms' is not a time in microseconds from 0 to 1000000");
+	expect_invalid("--slice-scale=1", "--slice-scale=1");
 	expect_invalid("--no-busy=1", "--no-busy=1");
 	expect_invalid("--bogus", "unknown option '--bogus'");
 	expect_invalid("-x", "unknown option '-x'");
