@@ -44,6 +44,8 @@ WORKLOAD_TITLES = {
 # scx_push's counters in the per-workload tables: (counter, column title);
 # "-" where a scheduler (or an older scx_push) does not count it.
 PUSH_COUNTERS = (
+    ("pull_tries", "pulls searching"),
+    ("pull_gated", "gated pulls"),
     ("pulls", "pulls"),
     ("pushes", "pushes"),
     ("busy_moves", "busy moves"),
