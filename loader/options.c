@@ -36,6 +36,8 @@ enum long_only {
 	OPT_WAKE_CREDIT,
 	OPT_MIG_COST,
 	OPT_NO_IDLE_GATE,
+	OPT_NO_MISFIT,
+	OPT_CAPACITY,
 	OPT_SCAN,
 	OPT_PARTIAL,
 	OPT_STATS_JSON,
@@ -56,6 +58,8 @@ static const struct option long_options[] = {
 	{ "wake-credit-us", required_argument,	NULL, OPT_WAKE_CREDIT },
 	{ "mig-cost-us", required_argument,	NULL, OPT_MIG_COST },
 	{ "no-idle-gate", no_argument,		NULL, OPT_NO_IDLE_GATE },
+	{ "no-misfit",	no_argument,		NULL, OPT_NO_MISFIT },
+	{ "capacity",	required_argument,	NULL, OPT_CAPACITY },
 	{ "scan",	required_argument,	NULL, OPT_SCAN },
 	{ "partial",	no_argument,		NULL, OPT_PARTIAL },
 	{ "stats-json",	required_argument,	NULL, OPT_STATS_JSON },
@@ -71,7 +75,8 @@ void options_usage(FILE *f, const char *prog)
 "Usage: %s [-s SLICE_US] [-i INTERVAL_S] [-P llc|node|all] [--no-push]\n"
 "       [--no-pull] [--no-busy] [--no-sync] [--no-wake-affine] [--no-preempt]\n"
 "       [--slice-scale] [--wake-credit-us US] [--mig-cost-us US]\n"
-"       [--no-idle-gate] [--scan mask|full] [--partial]\n"
+"       [--no-idle-gate] [--no-misfit] [--capacity CPULIST:CAP[,...]]\n"
+"       [--scan mask|full] [--partial]\n"
 "       [--stats-json FILE] [-v] [-h]\n"
 "\n"
 "scx_push: a sched_ext scheduler with per-CPU queues that idle CPUs pull from\n"
@@ -99,6 +104,12 @@ void options_usage(FILE *f, const char *prog)
 "                            cache hot and not pulled, 0..%d (default %d)\n"
 "      --no-idle-gate        pull even where a pull costs more than the CPU's\n"
 "                            average idle time\n"
+"      --no-misfit           never move a task that outgrows a small CPU to a\n"
+"                            bigger one (on only when CPU capacities differ)\n"
+"      --capacity CPULIST:CAP[,CPULIST:CAP...]\n"
+"                            give the CPUs in CPULIST the capacity CAP, 1..%d,\n"
+"                            instead of sysfs cpu_capacity (%d where absent),\n"
+"                            e.g. 0-3:512,4-7:%d\n"
 "      --scan MODE           find busy CPUs with the overloaded masks (mask,\n"
 "                            default) or by looking at every CPU (full)\n"
 "      --partial             schedule only SCHED_EXT tasks, leave others on CFS\n"
@@ -108,7 +119,8 @@ void options_usage(FILE *f, const char *prog)
 		prog, OPT_SLICE_US_MIN, OPT_SLICE_US_MAX, OPT_SLICE_US_DFL,
 		OPT_INTERVAL_S_MIN, OPT_INTERVAL_S_MAX, OPT_INTERVAL_S_DFL,
 		OPT_SLICE_US_MAX,
-		OPT_MIG_COST_US_MAX, OPT_MIG_COST_US_DFL);
+		OPT_MIG_COST_US_MAX, OPT_MIG_COST_US_DFL,
+		SCX_PUSH_CAPACITY_MAX, SCX_PUSH_CAPACITY_MAX, SCX_PUSH_CAPACITY_MAX);
 }
 
 const char *options_scope_name(int scope)
@@ -194,6 +206,7 @@ static void set_defaults(struct options *o)
 		.preempt	= true,
 		.mig_cost_us	= OPT_MIG_COST_US_DFL,
 		.idle_gate	= true,
+		.misfit		= true,
 		.sysfs_root	= root && *root ? root : "/sys",
 	};
 }
@@ -202,6 +215,7 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 				  char *err, size_t err_len)
 {
 	bool wake_credit_set = false;
+	char msg[256];
 	int opt;
 
 	set_defaults(o);
@@ -267,6 +281,13 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_NO_IDLE_GATE:
 			o->idle_gate = false;
+			break;
+		case OPT_NO_MISFIT:
+			o->misfit = false;
+			break;
+		case OPT_CAPACITY:
+			if (capacity_parse(&o->capacity, optarg, msg, sizeof(msg)))
+				return invalid(err, err_len, "--capacity: %s", msg);
 			break;
 		case OPT_MIG_COST:
 			if (!parse_ulong(optarg, 0, OPT_MIG_COST_US_MAX, &o->mig_cost_us))

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "capacity.h"
+
 enum options_limits {
 	OPT_SLICE_US_MIN	= 100,
 	OPT_SLICE_US_MAX	= 1000000,
@@ -33,6 +35,8 @@ struct options {
 	unsigned long	wake_credit_us;	/* --wake-credit-us, default slice_us */
 	unsigned long	mig_cost_us;	/* --mig-cost-us */
 	bool		idle_gate;	/* not --no-idle-gate */
+	bool		misfit;		/* not --no-misfit */
+	struct capacity_spec	capacity; /* --capacity */
 	bool		partial;	/* --partial */
 	bool		verbose;	/* -v */
 	const char	*stats_json;	/* --stats-json, NULL if not given */

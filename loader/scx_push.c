@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include <scx/common.h>
 
+#include "capacity.h"
 #include "options.h"
 #include "stats.h"
 #include "topology.h"
@@ -134,10 +135,13 @@ static void set_topology(struct scx_push *skel, const struct topology *t)
 	ro->nr_llcs = t->nr_llcs;
 	ro->nr_nodes = t->nr_nodes;
 	ro->smt_enabled = t->smt;
+	ro->nr_cap_levels = t->nr_cap_levels;
 	for (i = 0; i < t->nr_cpu_ids; i++) {
 		ro->cpu_llc[i] = t->cpu_llc[i] < 0 ? SCX_PUSH_LLC_NONE : (__u32)t->cpu_llc[i];
 		ro->cpu_pos[i] = t->cpu_pos[i];
 		ro->llc_cpus[i] = t->llc_cpus[i];
+		ro->cpu_capacity[i] = t->capacity[i];
+		ro->cpu_cap_level[i] = t->cap_level[i];
 	}
 	for (i = 0; i < t->nr_llcs; i++) {
 		ro->llc_first[i] = t->llc_first[i];
@@ -149,6 +153,29 @@ static void set_topology(struct scx_push *skel, const struct topology *t)
 		ro->node_first_llc[i] = t->node_first_llc[i];
 		ro->node_nr_llcs[i] = t->node_nr_llcs[i];
 	}
+}
+
+/* The topology under --sysfs-root, with the capacities of --capacity. */
+static int read_topology(struct topology *t)
+{
+	char err[256];
+
+	if (topology_read(t, opts.sysfs_root, err, sizeof(err))) {
+		fprintf(stderr, "scx_push: topology: %s\n", err);
+		return -1;
+	}
+	if (capacity_apply(t, &opts.capacity, err, sizeof(err))) {
+		fprintf(stderr, "scx_push: --capacity: %s\n", err);
+		return -1;
+	}
+	topology_print(t, stdout);
+	return 0;
+}
+
+/* Misfit handling needs CPUs of different capacities. */
+static bool misfit_on(const struct topology *t)
+{
+	return opts.misfit && t->nr_cap_levels > 1;
 }
 
 static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq)
@@ -177,6 +204,15 @@ static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq
 	skel->rodata->idle_gate = opts.idle_gate;
 	skel->rodata->wake_affine = opts.wake_affine;
 	set_topology(skel, t);
+	/*
+	 * Without SCX_OPS_ENQ_LAST a CPU's last runnable task runs on when its
+	 * slice ends, without ops.enqueue(): a lone misfit task would never
+	 * reach a bigger CPU. Symmetric machines keep the flags as they are.
+	 */
+	skel->rodata->misfit_enabled = misfit_on(t);
+	if (misfit_on(t))
+		skel->struct_ops.push_ops->flags |=
+			__COMPAT_ENUM_OR_ZERO("scx_ops_flags", "SCX_OPS_ENQ_LAST");
 	return skel;
 }
 
@@ -325,7 +361,11 @@ static void write_json(const struct stats *total, const struct stats_report *r)
 static void report(struct scx_push *skel, const struct topology *t, struct run *run)
 {
 	struct stats now, total, delta;
-	struct stats_report r = { .restarts = run->restarts, .opts = &opts };
+	struct stats_report r = {
+		.restarts = run->restarts,
+		.misfit = misfit_on(t),
+		.opts = &opts,
+	};
 	char overloaded[256], label[32], text[4096];
 
 	read_stats(skel, &now);
@@ -362,6 +402,7 @@ static void summary(const struct run *run, const struct topology *t)
 		.elapsed_s = elapsed_s(run),
 		.restarts = run->restarts,
 		.overloaded = "-",
+		.misfit = misfit_on(t),
 		.opts = &opts,
 	};
 	char text[4096];
@@ -410,11 +451,8 @@ restart:
 	 * (and we restart) if a CPU comes or goes while the topology is read.
 	 */
 	hotplug_seq = scx_hotplug_seq();
-	if (topology_read(topo, opts.sysfs_root, err, sizeof(err))) {
-		fprintf(stderr, "scx_push: topology: %s\n", err);
+	if (read_topology(topo))
 		return 1;
-	}
-	topology_print(topo, stdout);
 	skel = open_scheduler(topo, hotplug_seq);
 	if (!skel)
 		return 1;
@@ -423,14 +461,14 @@ restart:
 		scx_push__destroy(skel);
 		return 1;
 	}
-	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s, busy %s, sync %s, wake affine %s, preempt %s, slice scale %s, wake credit %lu us, mig_cost %lu us, idle gate %s%s)\n",
+	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s, busy %s, sync %s, wake affine %s, preempt %s, slice scale %s, wake credit %lu us, mig_cost %lu us, idle gate %s, misfit %s%s)\n",
 	       opts.slice_us, opts.pull ? "up to " : "off", opts.pull ?
 	       options_scope_name(opts.scope) : "", opts.push ? "on" : "off",
 	       options_scan_name(opts.scan), opts.busy ? "on" : "off",
 	       opts.sync ? "on" : "off", opts.wake_affine ? "on" : "off",
 	       opts.preempt ? "on" : "off", opts.slice_scale ? "on" : "off",
 	       opts.wake_credit_us, opts.mig_cost_us, opts.idle_gate ? "on" : "off",
-	       opts.partial ? ", SCHED_EXT tasks only" : "");
+	       misfit_on(topo) ? "on" : "off", opts.partial ? ", SCHED_EXT tasks only" : "");
 	print_verified_insns(skel);
 	fflush(stdout);
 

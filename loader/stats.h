@@ -6,6 +6,7 @@
 #ifndef __SCX_PUSH_STATS_H
 #define __SCX_PUSH_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -21,6 +22,7 @@ struct stats_report {
 	double			elapsed_s;	/* since the first load */
 	unsigned int		restarts;
 	const char		*overloaded;	/* CPUs in the overloaded masks now */
+	bool			misfit;		/* not --no-misfit, capacities differ */
 	const struct options	*opts;
 };
 

@@ -7,6 +7,7 @@
  * last-level caches:        devices/system/cpu/cpuN/cache/index3/{id,shared_cpu_list}
  * SMT:                      devices/system/cpu/smt/active, else the
  *                           cpuN/topology/thread_siblings_list
+ * CPU capacities:           devices/system/cpu/cpuN/cpu_capacity
  *
  * VMs and odd firmware leave gaps, which end up in t->notes instead of
  * failing: a CPU without cache/index3 (or with neither id nor
@@ -15,7 +16,9 @@
  * first node, and offline CPUs and holes in the numbering are left out.
  * Malformed files are gaps too (an L3 id or node CPU list that does not
  * parse is noted and ignored), except the possible and online CPU lists,
- * without which there is nothing to schedule on: those are errors.
+ * without which there is nothing to schedule on: those are errors. So is a
+ * malformed cpu_capacity: a wrong capacity would misplace tasks for good,
+ * while a missing one is the rule (x86 has none) and means 1024.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -24,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capacity.h"
 #include "topology.h"
 
 enum llc_key_kind {
@@ -62,7 +66,11 @@ static void note(struct topology *t, const char *fmt, ...)
 	strcat(t->notes, "\n");
 }
 
-/* Read the first line of root/path into buf; -1 if it cannot be read. */
+/*
+ * Read the first line of root/path into buf. Returns 0, -ENODATA with buf ""
+ * if the file is empty, or -errno if it cannot be read (-ENOENT: there is no
+ * such file).
+ */
 static int read_sysfs(const struct reader *r, char *buf, size_t len,
 		      const char *fmt, ...)
 {
@@ -70,7 +78,7 @@ static int read_sysfs(const struct reader *r, char *buf, size_t len,
 	size_t n;
 	va_list ap;
 	FILE *f;
-	int off;
+	int off, ret;
 
 	off = snprintf(path, sizeof(path), "%s/", r->root);
 	va_start(ap, fmt);
@@ -79,10 +87,12 @@ static int read_sysfs(const struct reader *r, char *buf, size_t len,
 
 	f = fopen(path, "r");
 	if (!f)
-		return -1;
+		return -errno;
 	if (!fgets(buf, len, f)) {
+		ret = ferror(f) ? -errno : -ENODATA;
 		fclose(f);
-		return -1;
+		buf[0] = '\0';
+		return ret;
 	}
 	fclose(f);
 	n = strcspn(buf, "\n");
@@ -127,6 +137,39 @@ static int read_cpus(struct reader *r, char *err, size_t err_len)
 		return -1;
 	}
 	return 0;
+}
+
+/* cpuN/cpu_capacity of each possible CPU, 1024 where there is none; the levels. */
+static int read_capacities(struct reader *r, char *err, size_t err_len)
+{
+	struct topology *t = r->t;
+	char buf[4096], *end;
+	int cpu, cap, ret;
+
+	for (cpu = 0; cpu < SCX_PUSH_MAX_CPUS; cpu++)
+		t->capacity[cpu] = SCX_PUSH_CAPACITY_MAX;
+	for (cpu = 0; cpu < t->nr_cpu_ids; cpu++) {
+		if (!t->possible[cpu])
+			continue;
+		ret = read_sysfs(r, buf, sizeof(buf), "devices/system/cpu/cpu%d/cpu_capacity", cpu);
+		if (ret == -ENOENT)
+			continue;
+		if (ret && ret != -ENODATA) {
+			snprintf(err, err_len,
+				 "cannot read %s/devices/system/cpu/cpu%d/cpu_capacity: %s",
+				 r->root, cpu, strerror(-ret));
+			return -1;
+		}
+		cap = capacity_value(buf, &end);
+		if (cap < 0 || *end) {
+			snprintf(err, err_len,
+				 "%s/devices/system/cpu/cpu%d/cpu_capacity: '%.32s' is not a capacity from 1 to %d",
+				 r->root, cpu, buf, SCX_PUSH_CAPACITY_MAX);
+			return -1;
+		}
+		t->capacity[cpu] = cap;
+	}
+	return capacity_rank(t, err, err_len);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -333,7 +376,7 @@ int topology_read(struct topology *t, const char *root, char *err, size_t err_le
 	memset(t, 0, sizeof(*t));
 	r->root = root;
 	r->t = t;
-	if (read_cpus(r, err, err_len)) {
+	if (read_cpus(r, err, err_len) || read_capacities(r, err, err_len)) {
 		free(r);
 		return -1;
 	}
@@ -343,6 +386,27 @@ int topology_read(struct topology *t, const char *root, char *err, size_t err_le
 	add_notes(r);
 	free(r);
 	return 0;
+}
+
+/* "capacity: 1024 on all CPUs", or the online CPUs of each level. */
+static void print_capacities(const struct topology *t, FILE *f)
+{
+	bool set[SCX_PUSH_MAX_CPUS];
+	char list[256];
+	int l, cpu;
+
+	if (t->nr_cap_levels == 1) {
+		fprintf(f, "  capacity: %d on all CPUs\n", t->level_capacity[0]);
+		return;
+	}
+	fprintf(f, "  capacity:");
+	for (l = 0; l < t->nr_cap_levels; l++) {
+		for (cpu = 0; cpu < t->nr_cpu_ids; cpu++)
+			set[cpu] = t->online[cpu] && t->cap_level[cpu] == l;
+		cpulist_format(set, t->nr_cpu_ids, list, sizeof(list));
+		fprintf(f, "%s %d on %s", l ? "," : "", t->level_capacity[l], list);
+	}
+	fputc('\n', f);
 }
 
 void topology_print(const struct topology *t, FILE *f)
@@ -368,6 +432,7 @@ void topology_print(const struct topology *t, FILE *f)
 		}
 		fputc('\n', f);
 	}
+	print_capacities(t, f);
 	for (line = t->notes; *line; line += strcspn(line, "\n") + 1)
 		fprintf(f, "  note: %.*s\n", (int)strcspn(line, "\n"), line);
 }

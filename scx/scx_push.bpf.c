@@ -86,6 +86,21 @@
  * tasks that may run there and waited BUSY_WAIT_NS (REMOTE_WAIT_NS across
  * nodes, at least --mig-cost-us). It counts tasks, not weights.
  *
+ * Misfit (seed 011; only where CPU capacities differ, from sysfs or
+ * --capacity; --no-misfit turns it off). A task's utilization is a PELT-like
+ * average of the capacity it ran at (32 ms half-life; a new task starts at
+ * half its CPU's). At a tick, a task that does not fit its CPU (util * 1280
+ * > capacity * 1024, as fits_capacity()) while a bigger CPU exists is
+ * misfit: if a bigger CPU it may use is idle its slice ends, ops.dispatch()
+ * claims that CPU and ops.enqueue() sends the task there (SCX_OPS_ENQ_LAST
+ * is set for this, so that a task running alone is enqueued too); else its
+ * CPU is flagged, and the next bigger CPU going idle kicks it and waits for
+ * the task instead of pulling. A misfit task woken or queued goes to an
+ * idle bigger CPU first. No push, pull or busy move takes a task to a CPU
+ * where it fits worse than both what it needs and where it comes from, so
+ * that a big task is not sent back down and up again. Capacities are not
+ * weighed otherwise: balancing still counts tasks.
+ *
  * Higher classes. ops.cpu_release re-enqueues the CPU's local tasks; they go
  * to an idle CPU if there is one. Tasks still queued on a CPU held by an RT or
  * DL task are moved to another CPU's queue by the timer, except tasks that
@@ -121,6 +136,10 @@ enum consts {
 	LOAD_SHIFT		= 8,	/* fixed point of the loads (for their means) */
 	MAX_IDLE_NS		= 100 * 1000 * 1000,	/* cap of an idle sample */
 	TASK_LOAD		= 1 << LOAD_SHIFT,
+	UTIL_PERIOD_SHIFT	= 20,	/* utilization decays per 2^20 ns (PELT's 1024 us) */
+	UTIL_HALF_LIFE		= 32,	/* periods, as PELT's */
+	UTIL_FRAC_SLOPE		= 88,	/* (1 - y) * 2^32 per ns of a period: y^f ~ 1 - f (1 - y) */
+	MISFIT_MARGIN		= 1280,	/* fits: util * 1280 <= capacity * 1024 (fits_capacity()) */
 };
 
 /* how far a search for a CPU goes, from near to far */
@@ -160,6 +179,14 @@ const volatile u32 llc_node[SCX_PUSH_MAX_LLCS];
 const volatile s32 node_id[SCX_PUSH_MAX_NODES];
 const volatile u32 node_first_llc[SCX_PUSH_MAX_NODES];
 const volatile u32 node_nr_llcs[SCX_PUSH_MAX_NODES];
+/*
+ * CPU capacities (1..SCX_PUSH_CAPACITY_MAX) and their rank among the
+ * distinct ones (0 = smallest); misfit handling only if they differ
+ */
+const volatile bool misfit_enabled;
+const volatile u32 nr_cap_levels = 1;
+const volatile u32 cpu_capacity[SCX_PUSH_MAX_CPUS];
+const volatile u32 cpu_cap_level[SCX_PUSH_MAX_CPUS];
 
 /* the overloaded masks as of the last timer run, for the loader */
 u64 overloaded_snap[SCX_PUSH_MAX_CPUS / 64];
@@ -227,6 +254,12 @@ struct task_ctx {
 	u64	queued_at;	/* when it was last queued on a per-CPU DSQ */
 	s32	vtime_cpu;	/* the CPU whose clock its dsq_vtime follows */
 	bool	sync_wake;	/* placed behind its waker by ops.select_cpu() */
+	/* misfit handling: utilization in capacity units as of util_at, and
+	 * the bigger idle CPU claimed for it by ops.dispatch() (-1: none) */
+	bool	misfit;
+	s32	misfit_cpu;
+	u32	util;
+	u64	util_at;
 };
 
 struct {
@@ -235,6 +268,24 @@ struct {
 	__type(key, int);
 	__type(value, struct task_ctx);
 } task_ctxs SEC(".maps");
+
+/* CPUs of a higher and of a lower capacity than capacity level n */
+struct cap_ctx {
+	struct bpf_cpumask __kptr *above;
+	struct bpf_cpumask __kptr *below;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SCX_PUSH_MAX_CAP_LEVELS);
+	__type(key, u32);
+	__type(value, struct cap_ctx);
+} cap_ctxs SEC(".maps");
+
+/* CPUs running a misfit task that found no idle bigger CPU at their tick */
+private(MISFIT) struct bpf_cpumask __kptr *misfit_cpus;
+/* the capacity of each level, set by ops.init() */
+static u32 level_capacity[SCX_PUSH_MAX_CAP_LEVELS];
 
 struct balance_timer {
 	struct bpf_timer	timer;
@@ -528,6 +579,75 @@ static const struct cpumask *level_span(s32 cpu, u32 level)
 	return nctx ? cast_mask(nctx->cpus) : NULL;
 }
 
+/*
+ * The lowest capacity level that a task of utilization @util fits on, the
+ * top one if none. Global: verified once.
+ */
+__noinline u32 fit_level(u32 util)
+{
+	u32 level;
+
+	bpf_for(level, 0, nr_cap_levels) {
+		if ((u64)util * MISFIT_MARGIN <=
+		    (u64)level_capacity[level & (SCX_PUSH_MAX_CAP_LEVELS - 1)] *
+		    SCX_PUSH_CAPACITY_MAX)
+			return level;
+	}
+	return nr_cap_levels - 1;
+}
+
+/*
+ * With misfit handling, a task only moves to CPUs where it fits no worse
+ * than both what it needs and where it comes from: a big task that went up
+ * is not moved back down by a push or a pull (and then up again by the
+ * misfit push), a small task moves anywhere. The lowest level @tctx's task
+ * may move to from @src.
+ */
+static u32 move_floor(struct task_ctx *tctx, s32 src)
+{
+	u32 need = fit_level(tctx->util), have = cpu_cap_level[cpu_idx(src)];
+
+	return need < have ? need : have;
+}
+
+static bool fits_move(struct task_ctx *tctx, s32 src, s32 dst)
+{
+	return cpu_cap_level[cpu_idx(dst)] >= move_floor(tctx, src);
+}
+
+/*
+ * Claim an idle CPU that @p may use, of capacity level @floor or above,
+ * nearest to @cpu first and no farther than @max_level.
+ */
+__noinline s32 pick_idle_capable(struct task_struct *p __arg_trusted, s32 cpu,
+				  u32 floor, u32 max_level,
+				  struct bpf_cpumask *tmp __arg_trusted __arg_nullable)
+{
+	const struct cpumask *span, *above;
+	s32 found = -EBUSY;
+	struct cap_ctx *cap;
+	u32 level;
+
+	floor = (floor - 1) & (SCX_PUSH_MAX_CAP_LEVELS - 1);
+	cap = bpf_map_lookup_elem(&cap_ctxs, &floor);
+	if (!cap)
+		return -ENOENT;
+	bpf_rcu_read_lock();
+	above = cast_mask(cap->above);
+	bpf_for(level, 0, max_level + 1) {
+		if (!tmp || !above || !bpf_cpumask_and(tmp, above, p->cpus_ptr))
+			break;
+		span = level == LEVEL_ALL ? NULL : level_span(cpu, level);
+		if (span && !bpf_cpumask_and(tmp, cast_mask(tmp), span))
+			continue;
+		found = scx_bpf_pick_idle_cpu(cast_mask(tmp), 0);
+		if (found >= 0)
+			break;
+	}
+	bpf_rcu_read_unlock();
+	return found;
+}
+
 /* Claim an idle CPU that @p may use at @level around @cpu. */
 static s32 pick_idle_at(struct task_struct *p, s32 cpu, u32 level,
 			struct bpf_cpumask *tmp, u64 flags)
@@ -551,8 +671,13 @@ static s32 pick_idle_at(struct task_struct *p, s32 cpu, u32 level,
 static s32 pick_idle_near(struct task_struct *p, s32 cpu, u32 max_level,
 			  struct bpf_cpumask *tmp)
 {
-	u32 level;
+	struct task_ctx *tctx;
+	u32 level, floor;
 	s32 found;
+
+	if (misfit_enabled && (tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0)) &&
+	    (floor = move_floor(tctx, cpu)))
+		return pick_idle_capable(p, cpu, floor, max_level, tmp);
 
 	if (smt_enabled) {
 		bpf_for(level, 0, max_level + 1) {
@@ -580,6 +705,189 @@ static u32 pull_max_level(void)
 	default:
 		return LEVEL_ALL;
 	}
+}
+
+/*
+ * Misfit handling (seed 011). A task's utilization is a PELT-like average of
+ * the capacity it ran at: it moves towards the capacity of its CPU while it
+ * runs and towards 0 while it does not, halving the distance every 32 ms.
+ */
+static const u32 util_decay[UTIL_HALF_LIFE] = {	/* y^n * 2^32, y^32 = 1/2 */
+	0xffffffff, 0xfa83b2db, 0xf5257d15, 0xefe4b99b,
+	0xeac0c6e7, 0xe5b906e7, 0xe0ccdeec, 0xdbfbb797,
+	0xd744fcca, 0xd2a81d91, 0xce248c15, 0xc9b9bd86,
+	0xc5672a11, 0xc12c4cca, 0xbd08a39f, 0xb8fbaf47,
+	0xb504f333, 0xb123f581, 0xad583eea, 0xa9a15ab4,
+	0xa5fed6a9, 0xa2704303, 0x9ef53260, 0x9b8d39b9,
+	0x9837f051, 0x94f4efa8, 0x91c3d373, 0x8ea4398b,
+	0x8b95c1e3, 0x88980e80, 0x85aac367, 0x82cd8698,
+};
+
+/* y^(@dt / period) * 2^32: whole periods from the table, a fraction linearly. */
+static u64 util_decay_of(u64 dt)
+{
+	u64 n = dt >> UTIL_PERIOD_SHIFT, frac = dt & ((1ULL << UTIL_PERIOD_SHIFT) - 1);
+	u64 whole;
+
+	if (n >= 32 * UTIL_HALF_LIFE)
+		return 0;
+	whole = util_decay[n & (UTIL_HALF_LIFE - 1)] >> (n / UTIL_HALF_LIFE);
+	return (whole * ((1ULL << 32) - frac * UTIL_FRAC_SLOPE)) >> 32;
+}
+
+/*
+ * Bring @tctx's utilization up to now: since its last update it ran all the
+ * time on @cpu (@running) or not at all.
+ */
+static void util_update(struct task_ctx *tctx, s32 cpu, bool running)
+{
+	u64 now = bpf_ktime_get_ns(), target = 0, decay;
+
+	if (running)
+		target = cpu_capacity[cpu_idx(cpu)];
+	if (!vtime_before(tctx->util_at, now))
+		return;
+	decay = util_decay_of(now - tctx->util_at);
+	tctx->util_at = now;
+	if (target >= tctx->util)
+		tctx->util = target - (((target - tctx->util) * decay) >> 32);
+	else
+		tctx->util = target + (((tctx->util - target) * decay) >> 32);
+}
+
+/* Whether @tctx's task is too big for @cpu and a bigger CPU exists. */
+static bool misfit_on(struct task_ctx *tctx, s32 cpu)
+{
+	u32 c = cpu_idx(cpu);
+
+	return cpu_cap_level[c] + 1 < nr_cap_levels &&
+	       (u64)tctx->util * MISFIT_MARGIN > (u64)cpu_capacity[c] * SCX_PUSH_CAPACITY_MAX;
+}
+
+/* The CPUs of a higher (@above) or lower capacity than @cpu's. */
+static const struct cpumask *cap_span(s32 cpu, bool above)
+{
+	u32 level = cpu_cap_level[cpu_idx(cpu)] & (SCX_PUSH_MAX_CAP_LEVELS - 1);
+	struct cap_ctx *cap = bpf_map_lookup_elem(&cap_ctxs, &level);
+
+	if (!cap)
+		return NULL;
+	return cast_mask(above ? cap->above : cap->below);
+}
+
+/* Claim an idle CPU bigger than @cpu that @p may use, nearest first. */
+static s32 pick_idle_bigger(struct task_struct *p, s32 cpu, struct bpf_cpumask *tmp)
+{
+	return pick_idle_capable(p, cpu, cpu_cap_level[cpu_idx(cpu)] + 1, LEVEL_ALL, tmp);
+}
+
+static void misfit_mark_cpu(s32 cpu, bool misfit)
+{
+	struct bpf_cpumask *mask = misfit_cpus;
+
+	if (!mask)
+		return;
+	if (misfit)
+		bpf_cpumask_set_cpu(cpu, mask);
+	else if (bpf_cpumask_test_cpu(cpu, cast_mask(mask)))
+		bpf_cpumask_clear_cpu(cpu, mask);
+}
+
+/*
+ * At a tick of the running @p: whether it is misfit. If it is and a bigger
+ * CPU it may use is idle, end its slice: ops.dispatch() moves it there.
+ * Otherwise flag @cpu, for the next bigger CPU that goes idle.
+ */
+static void misfit_tick(struct task_struct *p, s32 cpu)
+{
+	struct bpf_cpumask *tmp = this_tmp_mask();
+	const struct cpumask *above, *idle;
+	struct task_ctx *tctx;
+	bool misfit, room;
+
+	tctx = lookup_task_ctx(p);
+	above = cap_span(cpu, true);
+	if (!tctx || !above || !tmp)
+		return;
+	util_update(tctx, cpu, true);
+	/* misfit only if it may run on a bigger CPU */
+	misfit = misfit_on(tctx, cpu) && !task_pinned(p) &&
+		 bpf_cpumask_and(tmp, above, p->cpus_ptr);
+	if (misfit && !tctx->misfit)
+		stat_inc(STAT_MISFIT_MARK);
+	tctx->misfit = misfit;
+	if (!misfit) {
+		misfit_mark_cpu(cpu, false);
+		return;
+	}
+	idle = scx_bpf_get_idle_cpumask();
+	room = bpf_cpumask_intersects(cast_mask(tmp), idle);
+	scx_bpf_put_idle_cpumask(idle);
+	if (room)
+		p->scx.slice = 0;
+	misfit_mark_cpu(cpu, !room);
+}
+
+/*
+ * ops.dispatch() of @cpu, whose @prev is still runnable: if @prev is misfit,
+ * claim a bigger idle CPU for it, where ops.enqueue() then sends it (with
+ * SCX_OPS_ENQ_LAST also when nothing else runs here). False: keep @prev.
+ */
+static bool misfit_leave(struct task_struct *prev, s32 cpu)
+{
+	struct task_ctx *tctx = lookup_task_ctx(prev);
+	s32 found;
+
+	if (!tctx || !tctx->misfit || task_pinned(prev))
+		return false;
+	found = pick_idle_bigger(prev, cpu, this_tmp_mask());
+	if (found < 0)
+		return false;
+	tctx->misfit_cpu = found;
+	misfit_mark_cpu(cpu, false);
+	return true;
+}
+
+/*
+ * ops.enqueue() of a task that ops.dispatch() claimed a bigger CPU for: send
+ * it there. False if it may no longer run there.
+ */
+static bool misfit_send(struct task_struct *p, struct task_ctx *tctx, u64 enq_flags)
+{
+	s32 target = tctx->misfit_cpu;
+
+	tctx->misfit_cpu = -1;
+	/* claimed: wake it either way, so that it idles again or pulls */
+	scx_bpf_kick_cpu(target, SCX_KICK_IDLE);
+	if (!bpf_cpumask_test_cpu(target, p->cpus_ptr))
+		return false;
+	dsq_insert(p, SCX_DSQ_LOCAL_ON | target, slice_ns, enq_flags);
+	stat_inc(STAT_MISFIT_PUSH);
+	return true;
+}
+
+/*
+ * An idle CPU's pull for a misfit task: a smaller CPU runs one that found no
+ * bigger idle CPU at its tick. A running task cannot be pulled; preempt it,
+ * and its ops.dispatch() sends it here. True if one was asked for: this CPU
+ * then stays idle for it rather than pull another task.
+ */
+static bool misfit_pull(s32 cpu)
+{
+	const struct cpumask *below = cap_span(cpu, false);
+	struct bpf_cpumask *tmp = this_tmp_mask(), *mask = misfit_cpus;
+	s32 victim;
+
+	if (!below || !tmp || !mask ||
+	    !bpf_cpumask_and(tmp, below, cast_mask(mask)))
+		return false;
+	victim = bpf_cpumask_any_distribute(cast_mask(tmp));
+	if (victim >= nr_cpus)
+		return false;
+	bpf_cpumask_clear_cpu(victim, mask);
+	scx_bpf_kick_cpu(victim, SCX_KICK_PREEMPT);
+	stat_inc(STAT_MISFIT_PULL);
+	return true;
 }
 
 /* Queue @p on @cpu's DSQ, behind the running task; returns its vtime. */
@@ -665,6 +973,18 @@ s32 BPF_STRUCT_OPS(push_select_cpu, struct task_struct *p, s32 prev_cpu,
 	bool prev_core_idle = true, idle;
 	struct task_ctx *tctx;
 	s32 cpu;
+
+	/* A task too big for its previous CPU wakes on an idle bigger one. */
+	if (misfit_enabled && prev_ok && (tctx = lookup_task_ctx(p))) {
+		util_update(tctx, prev_cpu, false);
+		if (misfit_on(tctx, prev_cpu) &&
+		    (cpu = pick_idle_bigger(p, prev_cpu, tmp)) >= 0) {
+			stat_inc(STAT_MISFIT_PUSH);
+			stat_inc(STAT_IDLE_DSP);
+			dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, 0);
+			return cpu;
+		}
+	}
 
 	if (sync_enabled && (wake_flags & SCX_WAKE_SYNC) &&
 	    place_sync(p, prev_cpu, &cpu, &idle)) {
@@ -771,6 +1091,16 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 	sync = tctx->sync_wake;
 	tctx->sync_wake = false;
 
+	if (misfit_enabled) {
+		if (tctx->misfit_cpu >= 0 && misfit_send(p, tctx, enq_flags))
+			return;
+		/* nothing else to run here, and it stays: run it on */
+		if (enq_flags & SCX_ENQ_LAST) {
+			dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, enq_flags);
+			return;
+		}
+	}
+
 	/* Its CPU was taken by a higher class: anywhere idle is better. */
 	if (enq_flags & SCX_ENQ_REENQ) {
 		idle = task_pinned(p) ? -1 : pick_idle_near(p, cpu, LEVEL_ALL, this_tmp_mask());
@@ -801,7 +1131,12 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 	/* @cpu is busy: push @p to an idle CPU of its LLC or node. */
 	if (!behind_waker && push_enabled && !task_pinned(p)) {
 		stat_inc(STAT_PUSH_TRY);
-		idle = pick_idle_near(p, cpu, LEVEL_NODE, this_tmp_mask());
+		idle = -1;
+		if (misfit_enabled && misfit_on(tctx, cpu) &&
+		    (idle = pick_idle_bigger(p, cpu, this_tmp_mask())) >= 0)
+			stat_inc(STAT_MISFIT_PUSH);
+		if (idle < 0)
+			idle = pick_idle_near(p, cpu, LEVEL_NODE, this_tmp_mask());
 		if (idle >= 0) {
 			dsq_insert(p, SCX_DSQ_LOCAL_ON | idle, slice_ns, enq_flags);
 			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
@@ -889,7 +1224,7 @@ static bool pull_task(s32 cpu, s32 victim, u32 level)
 		if (task_pinned(p) || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
 			continue;
 		tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0);
-		if (!tctx)
+		if (!tctx || (misfit_enabled && !fits_move(tctx, victim, cpu)))
 			continue;
 		if (level == LEVEL_ALL && now - tctx->queued_at < REMOTE_WAIT_NS)
 			continue;
@@ -1081,6 +1416,10 @@ void BPF_STRUCT_OPS(push_dispatch, s32 cpu, struct task_struct *prev)
 	struct cpu_ctx *cctx;
 	s32 left;
 
+	/* a misfit @prev leaves for a bigger CPU: as if it had stopped */
+	if (misfit_enabled && prev_runnable && misfit_leave(prev, cpu))
+		prev_runnable = false;
+
 	if (scx_bpf_dsq_nr_queued(cpu) > 0) {
 		if (prev_runnable && keep_prev(prev, cpu))
 			return;
@@ -1101,7 +1440,9 @@ void BPF_STRUCT_OPS(push_dispatch, s32 cpu, struct task_struct *prev)
 		keep_prev(prev, cpu);
 		return;
 	}
-	if (pull_enabled && pull(cpu) == PULL_FOUND)
+	/* a misfit task asked for comes before any pull */
+	if (!(misfit_enabled && misfit_pull(cpu)) &&
+	    pull_enabled && pull(cpu) == PULL_FOUND)
 		return;
 	/* queued here while this CPU pulled, or while it found nothing */
 	if (scx_bpf_dsq_nr_queued(cpu) > 0 && dsq_move_to_local(cpu))
@@ -1129,6 +1470,8 @@ void BPF_STRUCT_OPS(push_tick, struct task_struct *p)
 	if (scan_mode == SCX_PUSH_SCAN_MASK && !mask_test(cpu) &&
 	    dsq_head_movable(cpu, 0))
 		mask_set(cpu);
+	if (misfit_enabled)
+		misfit_tick(p, cpu);
 }
 
 void BPF_STRUCT_OPS(push_running, struct task_struct *p)
@@ -1141,6 +1484,8 @@ void BPF_STRUCT_OPS(push_running, struct task_struct *p)
 	if (!tctx || !cctx)
 		return;
 
+	if (misfit_enabled)
+		util_update(tctx, cpu, false);
 	p->scx.dsq_vtime = vtime_on(p, tctx, cpu);
 	tctx->vtime_cpu = cpu;
 	/* Only this CPU, under its rq lock, moves its clock. */
@@ -1160,13 +1505,18 @@ void BPF_STRUCT_OPS(push_running, struct task_struct *p)
 
 void BPF_STRUCT_OPS(push_stopping, struct task_struct *p, bool runnable)
 {
-	struct cpu_ctx *cctx = lookup_cpu_ctx(scx_bpf_task_cpu(p));
+	s32 cpu = scx_bpf_task_cpu(p);
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 	struct task_ctx *tctx = lookup_task_ctx(p);
 
 	if (tctx)
 		charge(p, tctx);
 	if (cctx)
 		cctx->curr_weight = 0;
+	if (misfit_enabled && tctx) {
+		util_update(tctx, cpu, true);
+		misfit_mark_cpu(cpu, false);
+	}
 }
 
 void BPF_STRUCT_OPS(push_enable, struct task_struct *p)
@@ -1179,6 +1529,10 @@ void BPF_STRUCT_OPS(push_enable, struct task_struct *p)
 		return;
 	p->scx.dsq_vtime = cctx->vclock;
 	tctx->vtime_cpu = cpu;
+	/* a new task starts half-way, as PELT's post_init_entity_util_avg() */
+	tctx->util = cpu_capacity[cpu_idx(cpu)] / 2;
+	tctx->util_at = bpf_ktime_get_ns();
+	tctx->misfit_cpu = -1;
 }
 
 s32 BPF_STRUCT_OPS(push_init_task, struct task_struct *p,
@@ -1509,7 +1863,8 @@ __noinline int busy_move_one(s32 src, s32 dst, u32 level)
 		if (task_pinned(p) || !bpf_cpumask_test_cpu(dst, p->cpus_ptr))
 			continue;
 		tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0);
-		if (!tctx || now - tctx->queued_at < wait)
+		if (!tctx || now - tctx->queued_at < wait ||
+		    (misfit_enabled && !fits_move(tctx, src, dst)))
 			continue;
 		moved = move_to_queue(BPF_FOR_EACH_ITER, p, tctx, dst);
 		break;
@@ -1684,9 +2039,9 @@ void BPF_STRUCT_OPS(push_dump, struct scx_dump_ctx *dctx)
 	scx_bpf_dump("scx_push: slice_ns=%llu pull_scope=%s scan=%s push=%s pull=%s\n",
 		     slice_ns, scope, scan_mode == SCX_PUSH_SCAN_MASK ? scan_mask : scan_full,
 		     on_off(push_enabled), on_off(pull_enabled));
-	scx_bpf_dump("scx_push: busy=%s sync=%s wake_affine=%s preempt=%s idle_gate=%s\n",
+	scx_bpf_dump("scx_push: busy=%s sync=%s wake_affine=%s preempt=%s idle_gate=%s misfit=%s\n",
 		     on_off(busy_enabled), on_off(sync_enabled), on_off(wake_affine),
-		     on_off(preempt_enabled), on_off(idle_gate));
+		     on_off(preempt_enabled), on_off(idle_gate), on_off(misfit_enabled));
 	bpf_for(llc, 0, nr_llcs) {
 		scx_bpf_dump("llc %u (node %d) overloaded:", llc, llc_node_id(llc));
 		bpf_for(i, 0, llc_nr[cpu_idx(llc)]) {
@@ -1783,6 +2138,44 @@ static s32 init_topology_masks(void)
 	return 0;
 }
 
+static struct bpf_cpumask *make_cap_mask(u32 level, bool above)
+{
+	struct bpf_cpumask *mask = bpf_cpumask_create();
+	u32 cpu, l;
+
+	if (!mask)
+		return NULL;
+	bpf_for(cpu, 0, nr_cpus) {
+		if (!cpu_usable(cpu))
+			continue;
+		l = cpu_cap_level[cpu_idx(cpu)];
+		if (above ? l > level : l < level)
+			bpf_cpumask_set_cpu(cpu, mask);
+	}
+	return mask;
+}
+
+static s32 init_cap_masks(void)
+{
+	struct cap_ctx *cap;
+	u32 level, cpu;
+
+	bpf_for(cpu, 0, nr_cpus) {
+		level = cpu_cap_level[cpu_idx(cpu)] & (SCX_PUSH_MAX_CAP_LEVELS - 1);
+		if (cpu_usable(cpu))
+			level_capacity[level] = cpu_capacity[cpu_idx(cpu)];
+	}
+
+	bpf_for(level, 0, nr_cap_levels) {
+		cap = bpf_map_lookup_elem(&cap_ctxs, &level);
+		if (!cap ||
+		    store_mask(&cap->above, make_cap_mask(level, true)) ||
+		    store_mask(&cap->below, make_cap_mask(level, false)))
+			return -ENOMEM;
+	}
+	return store_mask(&misfit_cpus, bpf_cpumask_create());
+}
+
 static s32 start_timer(void)
 {
 	struct balance_timer *bt;
@@ -1803,6 +2196,8 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(push_init)
 	ret = init_cpus();
 	if (!ret)
 		ret = init_topology_masks();
+	if (!ret && misfit_enabled)
+		ret = init_cap_masks();
 	if (!ret)
 		ret = start_timer();
 	return ret;

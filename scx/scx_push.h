@@ -11,6 +11,8 @@ enum scx_push_limits {
 	SCX_PUSH_MAX_LLCS	= SCX_PUSH_MAX_CPUS,
 	SCX_PUSH_MAX_NODES	= 64,		/* power of two */
 	SCX_PUSH_LLC_NONE	= 0xffffffff,	/* cpu_llc[] of an offline CPU */
+	SCX_PUSH_CAPACITY_MAX	= 1024,		/* SCHED_CAPACITY_SCALE */
+	SCX_PUSH_MAX_CAP_LEVELS	= 8,		/* distinct CPU capacities */
 };
 
 /* -P: how far ops.dispatch() looks for a task to pull */
@@ -38,7 +40,8 @@ enum scx_push_scan {
 	X(BUSY,		"busy")							\
 	X(PULL,		"pull")							\
 	X(MASK,		"mask")							\
-	X(RELEASE,	"release")
+	X(RELEASE,	"release")						\
+	X(MISFIT,	"misfit")
 
 #define SCX_PUSH_STATS(X)							\
 	X(ENQ,		enq,		QUEUE,	"ops.enqueue() calls")		\
@@ -74,7 +77,10 @@ enum scx_push_scan {
 	X(MASK_CLEAR,	mask_clear,	MASK,	"overloaded bits cleared")	\
 	X(MASK_STALE,	mask_stale,	MASK,	"peeks at a set bit of an empty DSQ") \
 	X(REENQ,	reenq,		RELEASE, "tasks re-enqueued by ops.cpu_release()") \
-	X(RESCUE,	rescue,		RELEASE, "tasks moved off a CPU taken by a higher class")
+	X(RESCUE,	rescue,		RELEASE, "tasks moved off a CPU taken by a higher class") \
+	X(MISFIT_MARK,	misfit_mark,	MISFIT,	"tasks found too big for their CPU at a tick") \
+	X(MISFIT_PUSH,	misfit_push,	MISFIT,	"misfit tasks moved or woken onto an idle CPU of higher capacity") \
+	X(MISFIT_PULL,	misfit_pull,	MISFIT,	"CPUs running a misfit task kicked by an idle CPU of higher capacity")
 
 enum scx_push_stat_group {
 #define SCX_PUSH_GROUP_ENUM(id, label) SCX_PUSH_GROUP_##id,

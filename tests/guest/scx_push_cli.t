@@ -23,6 +23,8 @@ expect_refused() {
 expect_refused "-s: '5' is not a slice in microseconds" scx_push -s 5
 expect_refused "-P: 'socket' is not a pull scope" scx_push -P socket
 expect_refused "unknown option '--bogus'" scx_push --bogus
+expect_refused "--capacity: " scx_push --capacity 0:0
+expect_refused "--capacity: CPU 1023 does not exist" scx_push --capacity 1023:512
 expect_refused "cannot write /nonexistent/x.json" scx_push --stats-json /nonexistent/x.json
 expect_refused "needs root" su -s /bin/sh nobody -c "$(command -v scx_push)"
 expect_refused "this kernel has no sched_ext" \

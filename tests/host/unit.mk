@@ -7,9 +7,10 @@ UNIT_TESTS := $(patsubst tests/host/unit/%.c,$(UNIT_OUT)/%,$(wildcard tests/host
 UNIT_CFLAGS = -g -O1 -Wall -Wextra -Wno-unused-parameter -Werror -Iloader -Iscx -Ibench -Itests/host/unit
 
 # The modules each test links with.
-UNIT_DEPS_topology_test  := loader/topology.c
-UNIT_DEPS_options_test   := loader/options.c
-UNIT_DEPS_stats_test     := loader/stats.c loader/options.c
+UNIT_DEPS_topology_test  := loader/topology.c loader/capacity.c
+UNIT_DEPS_capacity_test  := loader/capacity.c loader/topology.c
+UNIT_DEPS_options_test   := loader/options.c loader/capacity.c
+UNIT_DEPS_stats_test     := loader/stats.c loader/options.c loader/capacity.c
 UNIT_DEPS_schedstat_test := bench/schedstat_parse.c
 
 .PHONY: unit-tests

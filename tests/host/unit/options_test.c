@@ -68,6 +68,7 @@ static const struct {
 	{ "--scan",		"is not a scan mode",			{ "Mask", "none" } },
 	{ "--mig-cost-us",	"is not a time in microseconds",	{ "1000001", "4294967296" } },
 	{ "--wake-credit-us",	"is not a time in microseconds",	{ "1000001", "4294967296" } },
+	{ "--capacity",		"--capacity: ",				{ "0-3:0", "0-3:1025" } },
 };
 
 static void test_bad_values(void)
@@ -89,6 +90,45 @@ static void test_bad_values(void)
 	      strstr(err, "--stats-json: empty file name"), "--stats-json '' is rejected");
 	CHECK(parse_pair("--sysfs-root", "") == OPTIONS_INVALID &&
 	      strstr(err, "--sysfs-root: empty directory name"), "--sysfs-root '' is rejected");
+}
+
+/* No --capacity leaves every CPU at 0 (sysfs decides). */
+static bool no_capacity(void)
+{
+	for (int cpu = 0; cpu < SCX_PUSH_MAX_CPUS; cpu++)
+		if (opts.capacity.cap[cpu])
+			return false;
+	return true;
+}
+
+/* --no-misfit and --capacity (capacity_test covers the spec in full). */
+static void test_capacity(void)
+{
+	CHECK(parse("") == OPTIONS_RUN && opts.misfit && no_capacity(),
+	      "defaults: misfit handling, capacities from sysfs");
+	CHECK(parse("--no-misfit") == OPTIONS_RUN && !opts.misfit && opts.idle_gate,
+	      "--no-misfit turns misfit handling off alone");
+	CHECK(parse("--capacity 0-3:512,4-7:1024") == OPTIONS_RUN && opts.misfit &&
+	      opts.capacity.cap[0] == 512 && opts.capacity.cap[3] == 512 &&
+	      opts.capacity.cap[4] == 1024 && opts.capacity.cap[7] == 1024 &&
+	      !opts.capacity.cap[8], "--capacity 0-3:512,4-7:1024");
+	CHECK(parse("--capacity=0,2:512,1,3:1024 --no-misfit") == OPTIONS_RUN && !opts.misfit &&
+	      opts.capacity.cap[0] == 512 && opts.capacity.cap[1] == 1024 &&
+	      opts.capacity.cap[2] == 512 && opts.capacity.cap[3] == 1024 &&
+	      !opts.capacity.cap[4], "--capacity=0,2:512,1,3:1024: CPU lists with commas");
+	CHECK(parse("--capacity 0-3:512 --capacity 4:256") == OPTIONS_RUN &&
+	      !opts.capacity.cap[0] && opts.capacity.cap[4] == 256,
+	      "the last --capacity replaces the first");
+	expect_invalid("--capacity ''", "--capacity: empty, expected CPULIST:CAP[,CPULIST:CAP...]");
+	expect_invalid("--capacity 0-3", "--capacity: '0-3' has no ':CAP'");
+	expect_invalid("--capacity 0-x:512", "--capacity: '0-x' is not a list of CPUs below 1024");
+	expect_invalid("--capacity 0-3:2048",
+		       "--capacity: '2048' is not a capacity from 1 to 1024");
+	expect_invalid("--capacity 0-3:512,3:1024", "--capacity: CPU 3 is listed twice");
+	expect_invalid("--capacity 1024:512",
+		       "--capacity: '1024' is not a list of CPUs below 1024");
+	expect_invalid("--capacity", "--capacity needs a value");
+	expect_invalid("--no-misfit=1", "--no-misfit=1");
 }
 
 int main(void)
@@ -130,6 +170,7 @@ int main(void)
 	CHECK(parse("-s 1000000") == OPTIONS_RUN && opts.slice_us == 1000000, "1 s slice");
 	CHECK(parse("--sysfs-root /tmp/fixture") == OPTIONS_RUN &&
 	      !strcmp(opts.sysfs_root, "/tmp/fixture"), "hidden --sysfs-root");
+	test_capacity();
 	CHECK(parse("-h") == OPTIONS_HELP, "-h asks for help");
 	CHECK(parse("--help") == OPTIONS_HELP, "--help asks for help");
 

@@ -92,13 +92,22 @@ static void test_json(void)
 	CHECK(strstr(text, "\"slice_us\": 500,") && strstr(text, "\"pull_scope\": \"node\",") &&
 	      strstr(text, "\"scan\": \"full\",") && strstr(text, "\"push\": false,") &&
 	      strstr(text, "\"restarts\": 1,"), "JSON has the configuration");
+	CHECK(strstr(text, "  \"idle_gate\": false,\n  \"misfit\": false,\n"),
+	      "JSON says misfit handling is off, after idle_gate");
 	CHECK(strstr(text, "    \"push_ok\": 2,\n"), "JSON has the counters, one per line");
-	CHECK(strstr(text, "    \"rescue\": 0\n  }\n}\n"), "JSON ends without a trailing comma");
+	CHECK(strstr(text, "    \"misfit_pull\": 0\n  }\n}\n"), "JSON ends without a trailing comma");
 	for (char *c = text; *c; c++) {
 		open += *c == '{';
 		close += *c == '}';
 	}
 	CHECK(open == 2 && close == 2, "JSON braces balance");
+	free(text);
+
+	text = NULL;
+	r.misfit = true;
+	f = open_memstream(&text, &len);
+	CHECK(f && !stats_write_json(f, &s, &r) && !fclose(f) && text &&
+	      strstr(text, "  \"misfit\": true,\n"), "JSON says misfit handling is on");
 	free(text);
 }
 

@@ -7,8 +7,10 @@
  * Each fixture is one case: normal (2 nodes x 2 LLCs x 2 CPUs), no-cache (no
  * cache/ directories), missing-id (index3 without id), l3-across-nodes (one
  * L3 reported over both nodes), one-cpu (one CPU, no node directory), offline
- * (CPU 3 offline) and holes (possible CPUs 0-3,8-11 in nodes 0 and 2).
- * Malformed trees are written into a temporary directory too.
+ * (CPU 3 offline), holes (possible CPUs 0-3,8-11 in nodes 0 and 2) and
+ * asymmetric (normal with cpu_capacity files: three capacities). Malformed
+ * trees, hostile cpu_capacity values among them, are written into a
+ * temporary directory too.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -50,6 +52,41 @@ static void expect_shape(const char *name, int cpu_ids, int online, int nodes, i
 	CHECK(topo.nr_online == online, "%s: %d CPUs online", name, online);
 	CHECK(topo.nr_nodes == nodes, "%s: %d nodes", name, nodes);
 	CHECK(topo.nr_llcs == llcs, "%s: %d LLCs", name, llcs);
+}
+
+/* The capacities and levels of the first CPUs, e.g. "1024 512" and "1 0". */
+static void expect_capacities(const char *name, const char *caps, const char *levels)
+{
+	char got_caps[256] = "", got_levels[256] = "";
+	size_t nc = 0, nl = 0;
+	int nr = 0, cpu;
+
+	for (const char *c = caps; *c; c++)
+		nr += *c == ' ';
+	for (cpu = 0; cpu <= nr; cpu++) {
+		nc += snprintf(got_caps + nc, sizeof(got_caps) - nc, "%s%d", cpu ? " " : "",
+			       topo.capacity[cpu]);
+		nl += snprintf(got_levels + nl, sizeof(got_levels) - nl, "%s%d", cpu ? " " : "",
+			       topo.cap_level[cpu]);
+	}
+	CHECK(!strcmp(got_caps, caps), "%s: capacities %s (got %s)", name, caps, got_caps);
+	CHECK(!strcmp(got_levels, levels), "%s: levels %s (got %s)", name, levels, got_levels);
+}
+
+/* topology_print() has @line. */
+static void expect_printed(const char *name, const char *line)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!CHECK(f, "%s: memory stream", name))
+		return;
+	topology_print(&topo, f);
+	fclose(f);
+	CHECK(strstr(text, line), "%s: topology_print() has '%.*s'", name,
+	      (int)strcspn(line, "\n"), line);
+	free(text);
 }
 
 static void expect_llc(const char *name, int llc, const char *cpus, int node)
@@ -111,6 +148,23 @@ static void test_normal(void)
 	CHECK(!topo.smt, "normal: smt/active 0 means no SMT");
 	CHECK(!topo.notes[0], "normal: nothing to note");
 	expect_consistent("normal");
+	expect_capacities("normal", "1024 1024 1024 1024 1024 1024 1024 1024", "0 0 0 0 0 0 0 0");
+	CHECK(topo.nr_cap_levels == 1 && topo.level_capacity[0] == 1024,
+	      "normal: no cpu_capacity, one level of 1024");
+	expect_printed("normal", "  capacity: 1024 on all CPUs\n");
+}
+
+static void test_asymmetric(void)
+{
+	if (!read_fixture("asymmetric"))
+		return;
+	expect_shape("asymmetric", 8, 8, 2, 4);
+	expect_consistent("asymmetric");
+	expect_capacities("asymmetric", "1024 1024 512 512 512 512 768 768", "2 2 0 0 0 0 1 1");
+	CHECK(topo.nr_cap_levels == 3 && topo.level_capacity[0] == 512 &&
+	      topo.level_capacity[1] == 768 && topo.level_capacity[2] == 1024,
+	      "asymmetric: levels 512, 768, 1024");
+	expect_printed("asymmetric", "  capacity: 512 on 2-5, 768 on 6-7, 1024 on 0-1\n");
 }
 
 static void test_no_cache(void)
@@ -301,6 +355,122 @@ static void test_malformed(void)
 	CHECK(system(cmd) == 0, "malformed: temporary directory removed");
 }
 
+/* Write one capacity per CPU of the 4-CPU tree at @root, "-" for no file. */
+static int write_capacities(const char *root, const char *const caps[4])
+{
+	char path[128], full[512];
+	int cpu, err = 0;
+
+	for (cpu = 0; cpu < 4; cpu++) {
+		snprintf(path, sizeof(path), "devices/system/cpu/cpu%d/cpu_capacity", cpu);
+		snprintf(full, sizeof(full), "%s/%s", root, path);
+		if (strcmp(caps[cpu], "-"))
+			err |= write_file(root, path, caps[cpu]);
+		else if (unlink(full) && errno != ENOENT)
+			err = -1;
+	}
+	return err;
+}
+
+/*
+ * cpu_capacity: a missing file is 1024, a malformed one an error that names
+ * it, an offline CPU takes the level at or below its capacity, more than 8
+ * levels are an error.
+ */
+static void test_capacity(void)
+{
+	static const char *const hostile[] = {
+		"", "abc", "512x", "512 ", " 512", "512\t", "0", "1025", "-1", "+512",
+		"0x200", "1e3", "4294967808", "99999999999999999999",
+	};
+	static const struct {
+		const char *online;
+		const char *caps[4];
+		const char *want_caps, *want_levels;
+		int nr_levels;
+	} cases[] = {
+		{ "0-3", { "1024", "1024", "1024", "1024" }, "1024 1024 1024 1024", "0 0 0 0", 1 },
+		{ "0-3", { "512", "-", "1", "512" }, "512 1024 1 512", "1 2 0 1", 3 },
+		{ "0-3", { "-", "-", "-", "-" }, "1024 1024 1024 1024", "0 0 0 0", 1 },
+		{ "0-2", { "512", "1024", "512", "300" }, "512 1024 512 300", "0 1 0 0", 2 },
+		{ "0-2", { "512", "1024", "512", "800" }, "512 1024 512 800", "0 1 0 0", 2 },
+		{ "0-2", { "512", "1024", "512", "2" }, "512 1024 512 2", "0 1 0 0", 2 },
+		{ "0-2", { "512", "1024", "1024", "1024" }, "512 1024 1024 1024", "0 1 1 1", 2 },
+	};
+	char root[] = "/tmp/scx_push_topo_XXXXXX", err[256], want[256], cmd[64];
+	const char *caps[4] = { "1024", "-", "-", "-" };
+	FILE *f;
+	size_t i;
+	int ret;
+
+	if (!CHECK(mkdtemp(root), "capacity: temporary directory"))
+		return;
+	ret = write_file(root, "devices/system/cpu/possible", "0-3");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ret |= write_file(root, "devices/system/cpu/online", cases[i].online) |
+		       write_capacities(root, cases[i].caps);
+		err[0] = '\0';
+		if (!CHECK(!ret && !topology_read(&topo, root, err, sizeof(err)),
+			   "capacity %s %s %s %s, online %s: topology_read() succeeds %s",
+			   cases[i].caps[0], cases[i].caps[1], cases[i].caps[2], cases[i].caps[3],
+			   cases[i].online, err))
+			continue;
+		snprintf(want, sizeof(want), "capacity %s %s %s %s, online %s", cases[i].caps[0],
+			 cases[i].caps[1], cases[i].caps[2], cases[i].caps[3], cases[i].online);
+		expect_capacities(want, cases[i].want_caps, cases[i].want_levels);
+		CHECK(topo.nr_cap_levels == cases[i].nr_levels, "%s: nr_cap_levels %d", want,
+		      cases[i].nr_levels);
+	}
+
+	ret = write_file(root, "devices/system/cpu/online", "0-3");
+	for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		caps[1] = hostile[i];
+		ret |= write_capacities(root, caps);
+		snprintf(want, sizeof(want),
+			 "%s/devices/system/cpu/cpu1/cpu_capacity: '%s' is not a capacity from 1 to 1024",
+			 root, hostile[i]);
+		err[0] = '\0';
+		CHECK(!ret && topology_read(&topo, root, err, sizeof(err)) < 0 &&
+		      !strcmp(err, want),
+		      "cpu_capacity '%s' is an error: '%s' (got '%s')", hostile[i], want, err);
+	}
+
+	snprintf(want, sizeof(want), "%s/devices/system/cpu/cpu1/cpu_capacity", root);
+	f = fopen(want, "w");
+	ret = !f || fclose(f);
+	strcat(want, ": '' is not a capacity from 1 to 1024");
+	CHECK(!ret && topology_read(&topo, root, err, sizeof(err)) < 0 && !strcmp(err, want),
+	      "an empty cpu_capacity is an error (got '%s')", err);
+	snprintf(want, sizeof(want), "%s/devices/system/cpu/cpu1/cpu_capacity", root);
+	ret = unlink(want) || mkdir(want, 0755);
+	CHECK(!ret && topology_read(&topo, root, err, sizeof(err)) < 0 &&
+	      strstr(err, "cannot read ") && strstr(err, "cpu1/cpu_capacity: Is a directory"),
+	      "an unreadable cpu_capacity is an error (got '%s')", err);
+	ret = rmdir(want);
+
+	/* 9 CPUs of 9 capacities: one too many, unless one is offline */
+	ret |= write_file(root, "devices/system/cpu/possible", "0-8") |
+	       write_file(root, "devices/system/cpu/online", "0-8");
+	for (int cpu = 0; cpu < 9; cpu++) {
+		char path[128], text[16];
+
+		snprintf(path, sizeof(path), "devices/system/cpu/cpu%d/cpu_capacity", cpu);
+		snprintf(text, sizeof(text), "%d", 100 * (cpu + 1));
+		ret |= write_file(root, path, text);
+	}
+	CHECK(!ret && topology_read(&topo, root, err, sizeof(err)) < 0 &&
+	      !strcmp(err, "the online CPUs have more than 8 distinct capacities"),
+	      "9 capacities are an error (got '%s')", err);
+	ret = write_file(root, "devices/system/cpu/online", "0-3,5-8");
+	err[0] = '\0';
+	CHECK(!ret && !topology_read(&topo, root, err, sizeof(err)) && topo.nr_cap_levels == 8 &&
+	      topo.cap_level[4] == 3 && topo.cap_level[8] == 7,
+	      "8 online capacities are 8 levels, offline CPU 4 at level 3 (got '%s')", err);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	CHECK(system(cmd) == 0, "capacity: temporary directory removed");
+}
+
 static void test_errors(void)
 {
 	char err[256] = "";
@@ -325,6 +495,8 @@ int main(int argc, char **argv)
 	test_one_cpu();
 	test_offline();
 	test_holes();
+	test_asymmetric();
+	test_capacity();
 	test_big();
 	test_malformed();
 	test_errors();
