@@ -648,6 +648,26 @@ __noinline s32 pick_idle_capable(struct task_struct *p __arg_trusted, s32 cpu,
 	return found;
 }
 
+/*
+ * pick_idle_near() with misfit handling: an idle CPU at @p's move floor or
+ * above, or -ENODEV if it has none (it may go anywhere). Global, as
+ * pick_idle_capable().
+ */
+__noinline s32 pick_idle_fitting(struct task_struct *p __arg_trusted, s32 cpu,
+				 u32 max_level,
+				 struct bpf_cpumask *tmp __arg_trusted __arg_nullable)
+{
+	struct task_ctx *tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0);
+	u32 floor;
+
+	if (!tctx)
+		return -ENODEV;
+	floor = move_floor(tctx, cpu);
+	if (!floor)
+		return -ENODEV;
+	return pick_idle_capable(p, cpu, floor, max_level, tmp);
+}
+
 /* Claim an idle CPU that @p may use at @level around @cpu. */
 static s32 pick_idle_at(struct task_struct *p, s32 cpu, u32 level,
 			struct bpf_cpumask *tmp, u64 flags)
@@ -671,13 +691,14 @@ static s32 pick_idle_at(struct task_struct *p, s32 cpu, u32 level,
 static s32 pick_idle_near(struct task_struct *p, s32 cpu, u32 max_level,
 			  struct bpf_cpumask *tmp)
 {
-	struct task_ctx *tctx;
-	u32 level, floor;
+	u32 level;
 	s32 found;
 
-	if (misfit_enabled && (tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0)) &&
-	    (floor = move_floor(tctx, cpu)))
-		return pick_idle_capable(p, cpu, floor, max_level, tmp);
+	if (misfit_enabled) {
+		found = pick_idle_fitting(p, cpu, max_level, tmp);
+		if (found != -ENODEV)
+			return found;
+	}
 
 	if (smt_enabled) {
 		bpf_for(level, 0, max_level + 1) {
