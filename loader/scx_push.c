@@ -143,6 +143,8 @@ static void set_topology(struct scx_push *skel, const struct topology *t)
 		ro->cpu_capacity[i] = t->capacity[i];
 		ro->cpu_cap_level[i] = t->cap_level[i];
 	}
+	for (i = 0; i < t->nr_cap_levels; i++)
+		ro->level_capacity[i] = t->level_capacity[i];
 	for (i = 0; i < t->nr_llcs; i++) {
 		ro->llc_first[i] = t->llc_first[i];
 		ro->llc_nr[i] = t->llc_nr[i];

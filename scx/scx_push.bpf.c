@@ -187,6 +187,7 @@ const volatile bool misfit_enabled;
 const volatile u32 nr_cap_levels = 1;
 const volatile u32 cpu_capacity[SCX_PUSH_MAX_CPUS];
 const volatile u32 cpu_cap_level[SCX_PUSH_MAX_CPUS];
+const volatile u32 level_capacity[SCX_PUSH_MAX_CAP_LEVELS];	/* ascending */
 
 /* the overloaded masks as of the last timer run, for the loader */
 u64 overloaded_snap[SCX_PUSH_MAX_CPUS / 64];
@@ -284,8 +285,6 @@ struct {
 
 /* CPUs running a misfit task that found no idle bigger CPU at their tick */
 private(MISFIT) struct bpf_cpumask __kptr *misfit_cpus;
-/* the capacity of each level, set by ops.init() */
-static u32 level_capacity[SCX_PUSH_MAX_CAP_LEVELS];
 
 struct balance_timer {
 	struct bpf_timer	timer;
@@ -615,6 +614,18 @@ static bool fits_move(struct task_ctx *tctx, s32 src, s32 dst)
 	return cpu_cap_level[cpu_idx(dst)] >= move_floor(tctx, src);
 }
 
+/* The CPUs of a capacity level above (@above) or below @level. */
+static const struct cpumask *cap_mask(u32 level, bool above)
+{
+	struct cap_ctx *cap;
+
+	level &= SCX_PUSH_MAX_CAP_LEVELS - 1;
+	cap = bpf_map_lookup_elem(&cap_ctxs, &level);
+	if (!cap)
+		return NULL;
+	return cast_mask(above ? cap->above : cap->below);
+}
+
 /*
  * Claim an idle CPU that @p may use, of capacity level @floor or above,
  * nearest to @cpu first and no farther than @max_level.
@@ -625,15 +636,10 @@ __noinline s32 pick_idle_capable(struct task_struct *p __arg_trusted, s32 cpu,
 {
 	const struct cpumask *span, *above;
 	s32 found = -EBUSY;
-	struct cap_ctx *cap;
 	u32 level;
 
-	floor = (floor - 1) & (SCX_PUSH_MAX_CAP_LEVELS - 1);
-	cap = bpf_map_lookup_elem(&cap_ctxs, &floor);
-	if (!cap)
-		return -ENOENT;
 	bpf_rcu_read_lock();
-	above = cast_mask(cap->above);
+	above = cap_mask(floor - 1, true);
 	bpf_for(level, 0, max_level + 1) {
 		if (!tmp || !above || !bpf_cpumask_and(tmp, above, p->cpus_ptr))
 			break;
@@ -788,12 +794,7 @@ static bool misfit_on(struct task_ctx *tctx, s32 cpu)
 /* The CPUs of a higher (@above) or lower capacity than @cpu's. */
 static const struct cpumask *cap_span(s32 cpu, bool above)
 {
-	u32 level = cpu_cap_level[cpu_idx(cpu)] & (SCX_PUSH_MAX_CAP_LEVELS - 1);
-	struct cap_ctx *cap = bpf_map_lookup_elem(&cap_ctxs, &level);
-
-	if (!cap)
-		return NULL;
-	return cast_mask(above ? cap->above : cap->below);
+	return cap_mask(cpu_cap_level[cpu_idx(cpu)], above);
 }
 
 /* Claim an idle CPU bigger than @cpu that @p may use, nearest first. */
@@ -2179,13 +2180,7 @@ static struct bpf_cpumask *make_cap_mask(u32 level, bool above)
 static s32 init_cap_masks(void)
 {
 	struct cap_ctx *cap;
-	u32 level, cpu;
-
-	bpf_for(cpu, 0, nr_cpus) {
-		level = cpu_cap_level[cpu_idx(cpu)] & (SCX_PUSH_MAX_CAP_LEVELS - 1);
-		if (cpu_usable(cpu))
-			level_capacity[level] = cpu_capacity[cpu_idx(cpu)];
-	}
+	u32 level;
 
 	bpf_for(level, 0, nr_cap_levels) {
 		cap = bpf_map_lookup_elem(&cap_ctxs, &level);
