@@ -4,9 +4,18 @@
 # For WRITERS_S seconds (default 20) four writers put random runtimes and
 # periods, valid and not, into the ext_server and fair_server files of random
 # CPUs. Afterwards every server's parameters are valid (runtime <= period,
-# 100us <= period <= ~4.19s), the SCX tasks next to the hogs got CPU time the
-# whole while, scx_push was never ejected, putting every server back to its
-# boot values gives the boot total_bw back, and the kernel logged nothing.
+# 100us <= period <= ~4.19s), scx_push was never ejected, putting every
+# server back to its boot values gives the boot total_bw back, the servers of
+# CPUs 6 and 7 serve their SCX tasks again (>= 60 ms in 3 s, 2%; 50 ms a
+# second is the boot share, after a zero-laxity wait of up to 950 ms), and
+# the kernel logged nothing.
+#
+# What the SCX tasks get during the storm is reported, not checked: every
+# accepted write starts a new period for its server (as for the fair server,
+# dl_server_apply_params() sets the deadline to 0), so a deferred server waits
+# for zero laxity again, up to period - runtime (~4.18 s here). Writes to one
+# server that come faster than that hold it off, and a run measured 10 ms in
+# 20 s for one task where others got 8 s.
 . ./lib.sh
 . ./scx_push.sh
 . ./soak.sh
@@ -86,39 +95,51 @@ boot_bw=$(total_bw_all | sort -u)
 dmesg_mark
 
 scx_push_start
-trap 'restore; kill $hogs 2>/dev/null; scx_push_kill' EXIT
-hogs=
+trap 'restore; kill $hogs $scx 2>/dev/null; scx_push_kill' EXIT
+hogs= scx=
 for cpu in 6 7; do
-	burn -c "$cpu" -t "$WRITERS_S" >"/tmp/writers-scx-$cpu.out" 2>&1 &
-	hogs="$hogs $!"
-	burn -f 50 -c "$cpu" -t "$((WRITERS_S + 1))" >/dev/null 2>&1 &
+	burn -c "$cpu" -t "$((WRITERS_S + 30))" >/dev/null 2>&1 &
+	scx="$scx $!"
+	burn -f 50 -c "$cpu" -t "$((WRITERS_S + 30))" >/dev/null 2>&1 &
 	hogs="$hogs $!"
 done
+# exec_ms: the CPU time of every SCX task next to a hog, in ms, one line.
+exec_ms() {
+	local pid
+	for pid in $scx; do printf '%s ' "$(sum_exec_ms "$pid")"; done
+}
+before=$(exec_ms)
 end=$(($(date +%s) + WRITERS_S))
 writers=
 for n in 1 2 3 4; do
 	writer "$n" "$end" >"/tmp/writer-$n.out" &
 	writers="$writers $!"
 done
-wait $writers $hogs
+wait $writers
+during=$(exec_ms)
 cat /tmp/writer-*.out
 info "$NR_SERVERS servers, $(cat /tmp/writer-*.out | sed 's/.*: \([0-9]*\) writes.*/\1/' |
 	awk '{ n += $1 } END { print n }') writes accepted in ${WRITERS_S} s"
+info "SCX tasks next to the FIFO hogs on CPUs 6 7 during the writers: $(echo $before $during |
+	awk '{ print $3 - $1 " ms, " $4 - $2 " ms" }') in ${WRITERS_S} s"
 check_servers
-
-for cpu in 6 7; do
-	out=$(cat "/tmp/writers-scx-$cpu.out")
-	info "SCX task next to the FIFO hog on CPU $cpu: $out"
-	ms=$(field cpu_ms "$out")
-	# the smallest valid share is 0.24%; starved would be 0: want >= 0.1%
-	[ "${ms:-0}" -ge "$WRITERS_S" ] ||
-		fail "the SCX task on CPU $cpu got ${ms:-no} ms in ${WRITERS_S} s next to the FIFO hog"
-done
 expect_eq "state after the writers" "$(scx_state)" "enabled"
 expect_eq "scx_push restarts" "$(push_restarts)" 0
 
 restore || fail "cannot put the servers back to their boot values"
+before=$(exec_ms)
+sleep 3
+after=$(exec_ms)
+kill $hogs $scx 2>/dev/null
+wait $hogs $scx 2>/dev/null
 trap scx_push_kill EXIT
+set -- $before $after
+for cpu in 6 7; do
+	ms=$(($3 - $1))
+	info "SCX task next to the FIFO hog on CPU $cpu: $ms ms in the 3 s after the servers were put back"
+	[ "$ms" -ge 60 ] || fail "the SCX task on CPU $cpu got $ms ms in 3 s after the servers were put back, want >= 60"
+	shift
+done
 expect_eq "total_bw after the writers" "$(total_bw_all | sort -u)" "$boot_bw"
 scx_push_stop
 expect_clean_dmesg
