@@ -19,9 +19,11 @@
  *
  * Latency (--no-preempt turns it off). A wakeup queued on a busy CPU whose
  * vtime is more than the minimum slice (1 ms) behind the running task's
- * preempts it once that task ran a minimum slice: at once on the waker's CPU
- * (SCX_KICK_PREEMPT), else at the first tick of that CPU after the minimum
- * (a remote kick would take that CPU's rq lock). The loader's default slice
+ * preempts it once that task ran a minimum slice. If it did, the wakeup goes
+ * straight to the head of that CPU's local DSQ with SCX_ENQ_PREEMPT, which
+ * reschedules the CPU under the rq lock the enqueue holds (a kick would take
+ * it again from an irq_work); else the first tick of that CPU after the
+ * minimum ends the slice. The loader's default slice
  * is 3 ms, EEVDF's on 8 CPUs or more (its 0.75 ms base slice times 1 + log2
  * of the CPUs): 20 ms measured slower on hackbench. Slices are not shortened
  * by queue depth (--slice-scale divides a slice by one plus the tasks
@@ -919,9 +921,9 @@ static bool misfit_pull(s32 cpu)
 	return true;
 }
 
-/* Queue @p on @cpu's DSQ, behind the running task; returns its vtime. */
-static u64 queue_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
-		    u64 enq_flags)
+/* Queue @p on @cpu's DSQ, behind the running task. */
+static void queue_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
+		     u64 enq_flags)
 {
 	u64 vtime = vtime_on(p, tctx, cpu);
 
@@ -931,7 +933,6 @@ static u64 queue_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
 	stat_inc(STAT_QUEUED);
 	if (!task_pinned(p))
 		mask_set(cpu);
-	return vtime;
 }
 
 static inline bool same_llc(s32 a, s32 b)
@@ -1059,21 +1060,29 @@ static bool going_idle(s32 cpu)
 }
 
 /*
- * End the slice of the task running on @cpu, whose rq lock the caller holds,
- * now or, for PREEMPT_LATER, once it ran min_slice(). On this CPU a kick
- * does it at once. Otherwise @cpu's tick does it (push_tick(): 1/HZ after
- * the minimum at most): a kick would take that CPU's rq lock from an
- * irq_work, and on a busy machine every wakeup preempting through a remote
- * lock costs its ticks and wakers more than the latency it saves.
+ * Run the waking @p on @cpu, whose rq lock ops.enqueue() holds, at once:
+ * at the head of its local DSQ, ending the running task's slice. The kernel
+ * reschedules @cpu under that lock (an IPI if it is another CPU); ops.running()
+ * rebases @vtime from @cpu's clock as for any task.
  */
-static void preempt_cpu(s32 cpu, enum preempt_when when)
+static void preempt_now(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
+			u64 vtime, u64 enq_flags)
 {
-	struct cpu_ctx *cctx;
+	p->scx.dsq_vtime = vtime;
+	tctx->vtime_cpu = cpu;
+	dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, enq_flags | SCX_ENQ_HEAD | SCX_ENQ_PREEMPT);
+	stat_inc(STAT_PREEMPT);
+}
 
-	if (when == PREEMPT_NOW && cpu == bpf_get_smp_processor_id()) {
-		scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
-		stat_inc(STAT_PREEMPT);
-	} else if ((cctx = lookup_cpu_ctx(cpu)) && !cctx->preempt_tick) {
+/*
+ * End the slice of the task running on @cpu once it ran min_slice(): at
+ * @cpu's first tick after that (push_tick(), 1/HZ at most).
+ */
+static void preempt_later(s32 cpu)
+{
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+
+	if (cctx && !cctx->preempt_tick) {
 		cctx->preempt_tick = true;
 		stat_inc(STAT_PREEMPT_TICK);
 	}
@@ -1174,11 +1183,16 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 		}
 	}
 
-	vtime = queue_on(p, tctx, cpu, enq_flags);
+	vtime = vtime_on(p, tctx, cpu);
 	when = preempt_enabled && (enq_flags & SCX_ENQ_WAKEUP) ?
 	       should_preempt(cpu, vtime) : PREEMPT_NO;
-	if (when != PREEMPT_NO) {
-		preempt_cpu(cpu, when);
+	if (when == PREEMPT_NOW) {
+		preempt_now(p, tctx, cpu, vtime, enq_flags);
+		return;
+	}
+	queue_on(p, tctx, cpu, enq_flags);
+	if (when == PREEMPT_LATER) {
+		preempt_later(cpu);
 	} else if (going_idle(cpu)) {
 		/*
 		 * @cpu is past the last check of its own queue in
@@ -1518,7 +1532,7 @@ void BPF_STRUCT_OPS(push_dispatch, s32 cpu, struct task_struct *prev)
 }
 
 /*
- * End the slice that a wakeup asked to preempt (preempt_cpu()) once the
+ * End the slice that a wakeup asked to preempt (preempt_later()) once the
  * running task ran its minimum, and repair a set bit lost to a race between
  * a puller and an enqueue.
  */
