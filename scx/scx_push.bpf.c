@@ -1427,7 +1427,7 @@ static enum pull_result pull(s32 cpu)
 {
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 	enum pull_result res = PULL_NONE;
-	u64 started = bpf_ktime_get_ns(), t;
+	u64 started = bpf_ktime_get_ns(), at, cost;
 	u32 level;
 
 	if (!cctx)
@@ -1437,16 +1437,16 @@ static enum pull_result pull(s32 cpu)
 	bpf_for(level, 0, pull_max_level() + 1) {
 		if (level >= NR_LEVELS)
 			break;
-		t = bpf_ktime_get_ns();
-		if (idle_gate && cctx->avg_idle < t - started + cctx->pull_cost[level]) {
+		at = bpf_ktime_get_ns();
+		if (idle_gate && cctx->avg_idle < at - started + cctx->pull_cost[level]) {
 			stat_inc(STAT_PULL_GATED);
 			break;
 		}
 		stat_inc(pull_try_stat[level]);
 		res = pull_level(cpu, level);
-		t = bpf_ktime_get_ns() - t;
-		if (t > cctx->pull_cost[level])
-			cctx->pull_cost[level] = t;
+		cost = bpf_ktime_get_ns() - at;
+		if (cost > cctx->pull_cost[level])
+			cctx->pull_cost[level] = cost;
 		if (res == PULL_FOUND)
 			stat_inc(pull_ok_stat[level]);
 		if (res != PULL_NONE)
