@@ -1062,8 +1062,9 @@ static bool going_idle(s32 cpu)
 /*
  * Run the waking @p on @cpu, whose rq lock ops.enqueue() holds, at once:
  * at the head of its local DSQ, ending the running task's slice. The kernel
- * reschedules @cpu under that lock (an IPI if it is another CPU); ops.running()
- * rebases @vtime from @cpu's clock as for any task.
+ * reschedules @cpu under that lock (an IPI if it is another CPU). @vtime is
+ * already on @cpu's clock; the preempted task is enqueued again, and may be
+ * pushed to an idle CPU of its node.
  */
 static void preempt_now(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
 			u64 vtime, u64 enq_flags)
