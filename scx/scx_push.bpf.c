@@ -523,8 +523,9 @@ enum preempt_when {
  * ran. At once if it ran at least min_slice() since it started, else at the
  * first tick after that (a wakeup-heavy load would otherwise switch at every
  * wakeup, and a wakeup that just missed the minimum would wait for a whole
- * slice). The fields are another CPU's and read without its lock: a torn
- * read costs one needless preemption or one slice of waiting.
+ * slice). Called from ops.enqueue() for a task of @cpu, under @cpu's rq
+ * lock, which the callbacks that write the fields read here (ops.running(),
+ * ops.dispatch(), ops.stopping(), ops.cpu_release()) hold as well.
  */
 static enum preempt_when should_preempt(s32 cpu, u64 vtime)
 {
@@ -921,12 +922,10 @@ static bool misfit_pull(s32 cpu)
 	return true;
 }
 
-/* Queue @p on @cpu's DSQ, behind the running task. */
+/* Queue @p on @cpu's DSQ, behind the running task, at @vtime (vtime_on()). */
 static void queue_on(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
-		     u64 enq_flags)
+		     u64 vtime, u64 enq_flags)
 {
-	u64 vtime = vtime_on(p, tctx, cpu);
-
 	tctx->vtime_cpu = cpu;
 	tctx->queued_at = bpf_ktime_get_ns();
 	dsq_insert_vtime(p, cpu, slice_ns, vtime, enq_flags);
@@ -1149,7 +1148,7 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 			stat_inc(STAT_RESCUE);
 			return;
 		}
-		queue_on(p, tctx, cpu, enq_flags);
+		queue_on(p, tctx, cpu, vtime_on(p, tctx, cpu), enq_flags);
 		return;
 	}
 
@@ -1191,7 +1190,7 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 		preempt_now(p, tctx, cpu, vtime, enq_flags);
 		return;
 	}
-	queue_on(p, tctx, cpu, enq_flags);
+	queue_on(p, tctx, cpu, vtime, enq_flags);
 	if (when == PREEMPT_LATER) {
 		preempt_later(cpu);
 	} else if (going_idle(cpu)) {
