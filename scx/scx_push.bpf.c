@@ -71,11 +71,15 @@
  * every CPU instead of the masks; it exists to measure what the masks save.
  *
  * Push. A task queued behind a running one goes to an idle CPU it may use in
- * the same LLC, else the same node: the CPU is claimed idle, the task is
- * dispatched to its local DSQ and it is kicked. A CPU that leaves tasks
- * waiting after it picked one, and the balance timer every TIMER_INTERVAL_NS,
- * move waiting tasks to idle CPUs with scx_bpf_dispatch_from_dsq(). With push
- * off, idle CPUs are only kicked so that they pull.
+ * the same LLC, else the same node: the CPU is claimed idle and the task is
+ * dispatched to its local DSQ. That wakes it: the kernel calls resched_curr()
+ * on an idle CPU whose local DSQ gets a task, under the rq lock the insert
+ * holds, where a kick would take that lock again from an irq_work; only a
+ * CPU claimed for a move that failed is kicked. A
+ * CPU that leaves tasks waiting after it picked one, and the balance timer
+ * every TIMER_INTERVAL_NS, move waiting tasks to idle CPUs with
+ * scx_bpf_dispatch_from_dsq(). With push off, idle CPUs are only kicked so
+ * that they pull.
  *
  * Busy balance (--no-busy turns it off). Push and pull only move work
  * towards idle CPUs; with every CPU busy a CPU with three tasks next to one
@@ -1144,7 +1148,6 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 		idle = task_pinned(p) ? -1 : pick_idle_near(p, cpu, LEVEL_ALL, this_tmp_mask());
 		if (idle >= 0) {
 			dsq_insert(p, SCX_DSQ_LOCAL_ON | idle, slice_ns, enq_flags);
-			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
 			stat_inc(STAT_RESCUE);
 			return;
 		}
@@ -1154,7 +1157,6 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 
 	if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
 		dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, enq_flags);
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 		stat_inc(STAT_DIRECT_DSP);
 		return;
 	}
@@ -1177,7 +1179,6 @@ void BPF_STRUCT_OPS(push_enqueue, struct task_struct *p, u64 enq_flags)
 			idle = pick_idle_near(p, cpu, LEVEL_NODE, this_tmp_mask());
 		if (idle >= 0) {
 			dsq_insert(p, SCX_DSQ_LOCAL_ON | idle, slice_ns, enq_flags);
-			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
 			stat_inc(STAT_PUSH_OK);
 			return;
 		}
@@ -1227,9 +1228,10 @@ static void push_queued(s32 src, s32 max, struct bpf_cpumask *tmp)
 		if (dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL_ON | idle, 0)) {
 			moved++;
 			stat_inc(STAT_PUSH_MOVE);
+		} else {
+			/* claimed for nothing: wake it to idle again or pull */
+			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
 		}
-		/* claimed: wake it either way, so that it idles again or pulls */
-		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
 	}
 	if (moved)
 		mask_clear_if_empty(src);
@@ -1697,8 +1699,9 @@ static void rescue_queued(s32 src, struct bpf_cpumask *tmp)
 			if (dsq_move(BPF_FOR_EACH_ITER, p, SCX_DSQ_LOCAL_ON | dst, 0)) {
 				moved++;
 				stat_inc(STAT_RESCUE);
+			} else {
+				scx_bpf_kick_cpu(dst, SCX_KICK_IDLE);
 			}
-			scx_bpf_kick_cpu(dst, SCX_KICK_IDLE);
 			continue;
 		}
 		dst = pick_running_cpu(p, src);
