@@ -59,8 +59,9 @@
  * 008; --no-idle-gate turns it off) searches a level only while the CPU's
  * average idle time exceeds what the pull has cost so far plus the most a
  * pull at that level cost (decaying 1% a second), the average idle time
- * capped at twice the largest such cost, as CFS's newidle balance gates on
- * max_newidle_lb_cost: under emulation a pull that spins on a busy CPU's rq
+ * capped at twice the largest such cost (or the idle period in progress,
+ * if longer: a CPU kicked while idle is not kept idle by an old average), as
+ * CFS's newidle balance gates on max_newidle_lb_cost: under emulation a pull that spins on a busy CPU's rq
  * lock can cost milliseconds, more than the idle time it would fill (an
  * average cost and an idle time capped at 100 ms let through 1.7 times as
  * many pulls, and hackbench was 1.2 times slower). Of a busy CPU's first few
@@ -1419,9 +1420,24 @@ static u64 idle_cap(struct cpu_ctx *cctx)
 }
 
 /*
+ * The idle time @cctx's CPU expects: its average idle time, or the idle
+ * period it is in if that is longer already. The average changes only when
+ * a task starts to run; without the period in progress, a CPU whose average
+ * is below a level's pull cost would stay gated at that level, idle next to
+ * waiting tasks, however often the timer kicks it (CFS's periodic balance is
+ * not gated by avg_idle).
+ */
+static u64 expected_idle(struct cpu_ctx *cctx, u64 now)
+{
+	u64 idle = cctx->idle_at ? now - cctx->idle_at : 0;
+
+	return idle > cctx->avg_idle ? idle : cctx->avg_idle;
+}
+
+/*
  * The newidle balance: pull one task, nearest busy CPUs first. With the
- * idle gate (seeds 005, 008), a level is searched only while this CPU's
- * average idle time exceeds what pulling has cost it so far and at most at
+ * idle gate (seeds 005, 008), a level is searched only while the idle time
+ * this CPU expects exceeds what pulling has cost it so far and at most at
  * that level: a pull that costs more than the idle time it fills
  * only delays the work that comes anyway.
  */
@@ -1429,18 +1445,19 @@ static enum pull_result pull(s32 cpu)
 {
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 	enum pull_result res = PULL_NONE;
-	u64 started = bpf_ktime_get_ns(), at, cost;
+	u64 started = bpf_ktime_get_ns(), at, cost, expect;
 	u32 level;
 
 	if (!cctx)
 		return PULL_NONE;
 	cctx->scanned = 0;
 	decay_pull_costs(cctx, started);
+	expect = expected_idle(cctx, started);
 	bpf_for(level, 0, pull_max_level() + 1) {
 		if (level >= NR_LEVELS)
 			break;
 		at = bpf_ktime_get_ns();
-		if (idle_gate && cctx->avg_idle < at - started + cctx->pull_cost[level]) {
+		if (idle_gate && expect < at - started + cctx->pull_cost[level]) {
 			stat_inc(STAT_PULL_GATED);
 			break;
 		}
