@@ -8,7 +8,10 @@ variants apart, compare them with each other directly: for every case and
 metric, each CONFIG's ratio of medians to BASE over the repetitions both ran
 (repetition r of each ran interleaved in one boot) and its 95 % bootstrap
 confidence interval, computed as summarize.py computes the ratios to EEVDF.
-Prints a markdown table; a "-" where a configuration has no pair with BASE.
+For a workload with two or more cases of a metric, a last row "all N
+cases": the geometric mean of the paired ratios over them and its interval,
+as summarize.py's aggregate.csv. Prints a markdown table; a "-" where a
+configuration has no pair with BASE.
 Reads only samples.csv, so it works on published runs (bench/results/).
 """
 import os
@@ -25,6 +28,14 @@ def cell(values, base):
     if lo == "":
         return f"{ratio:.2f} (no CI: {pairs} reps)"
     return f"{ratio:.2f} [{lo:.2f}-{hi:.2f}]"
+
+
+def geomean_cell(cols):
+    """"ratio [lo-hi]" of summarize.geomean_columns(), "-" for None."""
+    if not cols:
+        return "-"
+    _, _, ratio, lo, hi = cols
+    return f"{ratio:.2f} (no CI)" if lo == "" else f"{ratio:.2f} [{lo:.2f}-{hi:.2f}]"
 
 
 def main():
@@ -48,6 +59,17 @@ def main():
         cells = [cell(values[(c, workload, case, metric)], b)
                  if (c, workload, case, metric) in values else "-" for c in configs]
         print(f"| {workload} | {case} | {metric} | {' | '.join(cells)} |")
+    for workload, metric in dict.fromkeys((w, m) for w, _, m in cases):
+        by_case = {case: v for (c, w, case, m), v in values.items()
+                   if (c, w, m) == (base, workload, metric)}
+        cols = [summarize.geomean_columns(
+                    {case: v for (c, w, case, m), v in values.items()
+                     if (c, w, m) == (config, workload, metric)}, by_case)
+                for config in configs]
+        if any(cols):
+            n = max(col[0] for col in cols if col)
+            print(f"| {workload} | all {n} cases | {metric} | "
+                  f"{' | '.join(geomean_cell(col) for col in cols)} |")
 
 
 if __name__ == "__main__":

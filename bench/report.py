@@ -4,11 +4,11 @@
     report.py RESULTS_DIR
 
 Reads meta.txt (guest facts), host.txt (host facts, from bench/run),
-summary.csv and counters.csv (from summarize.py) and errors.csv; writes
-report.md, plot.dat and plot.vars (for plot.gp). Ratios come first, each with
-its 95 % confidence interval: under TCG absolute times are emulation times.
-Whatever was not measured is printed as "not measured" with the reason; no
-number is made up.
+summary.csv, aggregate.csv and counters.csv (from summarize.py) and
+errors.csv; writes report.md, plot.dat and plot.vars (for plot.gp). Ratios
+come first, each with its 95 % confidence interval: under TCG absolute times
+are emulation times. Whatever was not measured is printed as "not measured"
+with the reason; no number is made up.
 """
 import csv
 import os
@@ -87,6 +87,11 @@ CI_LEGEND = (f"ratio [lo-hi]: the configuration's median over EEVDF's median, ov
              f"({BOOTSTRAP_RESAMPLES} resamples of the paired repetitions, percentile "
              f"interval); \"(no CI: N reps)\" with fewer than {MIN_PAIRS} paired "
              f"repetitions. Below 1 is better, except for CPU shares.")
+GEOMEAN_LEGEND = ("all N cases: the geometric mean of the per-repetition ratios over the "
+                  "cases and paired repetitions, and its 95 % bootstrap interval "
+                  "(resamples of whole repetitions, every case of a drawn repetition "
+                  "with it): one number for what the cases share, with a narrower "
+                  "interval than any single case's.")
 
 
 def read_csv(path):
@@ -117,6 +122,8 @@ class Results:
                         for r in read_csv(os.path.join(d, "summary.csv"))}
         self.counters = {(r["config"], r["workload"], r["case"], r["counter"]): r
                          for r in read_csv(os.path.join(d, "counters.csv"))}
+        self.aggregate = {(r["config"], r["workload"], r["metric"]): r
+                          for r in read_csv(os.path.join(d, "aggregate.csv"))}
         self.errors = read_csv(os.path.join(d, "errors.csv"))
         self.configs = [v.split()[0] for k, v in self.meta if k == "config"]
         self.config_args = {v.split()[0]: " ".join(v.split()[1:])
@@ -253,8 +260,31 @@ def header(res):
     ]
 
 
+def geomean_cell(r):
+    """'ratio [lo-hi]' of an aggregate.csv row, 'ratio (no CI)' or '-'."""
+    if not r:
+        return "-"
+    if not r["ci_lo"]:
+        return f"{float(r['ratio']):.2f} (no CI)"
+    return f"{float(r['ratio']):.2f} [{float(r['ci_lo']):.2f}-{float(r['ci_hi']):.2f}]"
+
+
+def geomean_rows(res, w):
+    """The summary rows of a workload's geometric means, one per metric."""
+    lines = []
+    for metric in dict.fromkeys(m for _, m in res.cases(w, baselined=True)):
+        rows = [res.aggregate.get((c, w, metric)) for c in res.compared]
+        if not any(rows):
+            continue
+        cases = max(int(r["cases"]) for r in rows if r)
+        lines.append(f"| {w} | all {cases} cases | {METRIC_LABELS.get(metric, metric)} | | " +
+                     " | ".join(geomean_cell(r) for r in rows) + " |")
+    return lines
+
+
 def summary_table(res):
-    """One row per measured metric, one ratio column per configuration."""
+    """One row per measured metric, one ratio column per configuration, and
+    a workload's geometric mean over its cases."""
     lines = ["## Summary: ratio to EEVDF", "",
              "| workload | case | metric | EEVDF median | " + " | ".join(res.compared) + " |",
              "|---|---|---|---:|" + "---:|" * len(res.compared)]
@@ -264,7 +294,9 @@ def summary_table(res):
             cells = [ratio_cell(res.row(c, w, case, metric)) for c in res.compared]
             lines.append(f"| {w} | {case} | {METRIC_LABELS.get(metric, metric)} | "
                          f"{num(base['median'])} | " + " | ".join(cells) + " |")
-    return lines + ["", CI_LEGEND, ""]
+        lines += geomean_rows(res, w)
+    legend = [CI_LEGEND] + ([GEOMEAN_LEGEND] if res.aggregate else [])
+    return lines + [""] + [" ".join(legend), ""]
 
 
 def lb_text(res, config, w, case):
@@ -404,6 +436,10 @@ def hackbench_targets(res):
              f"| <= {HACKBENCH_HALF:.2f} |", "|---|---:|---|---|"]
     lines += [f"| {case} | {ratio_cell(r)} | {e} | {h} |"
               for (case, r), e, h in zip(rows, at_every, at_half)]
+    mean = res.aggregate.get((PUSH, "hackbench", "time_s"))
+    if mean:
+        lines += ["", f"Over all {mean['cases']} cases (geometric mean of the paired "
+                  f"ratios, not a target): {geomean_cell(mean)}."]
     return lines + [""]
 
 

@@ -17,6 +17,15 @@ summary.csv   config,workload,case,metric,n,median,min,max,ratio,ratio_min,
               (BOOTSTRAP_RESAMPLES resamples of the paired repetitions, the
               same repetitions on both sides; percentile interval; a fixed
               seed, so that the report is reproducible).
+aggregate.csv config,workload,metric,cases,pairs,ratio,ci_lo,ci_hi: for a
+              workload measured in two or more cases with the same metric
+              (hackbench's groups and modes), one ratio to EEVDF over all of
+              them: the geometric mean of the per-repetition ratios over the
+              cases and paired repetitions, and its 95 % bootstrap interval
+              (resamples of the repetitions, each drawn repetition with all
+              its cases, so that a noisy stretch of the host counts once per
+              case it hit). A single case's interval is wide under TCG; the
+              mean over the cases resolves what they share.
 counters.csv  config,workload,case,counter,n,median,total: per-case counters,
               their median and sum over the repetitions, from the case's
               schedstat record snap/REP.CONFIG.WORKLOAD.CASE.data (bench.sh
@@ -42,6 +51,7 @@ snap/ but with counters.csv (a run copied by `bench/run --publish`) keeps its
 counters.csv.
 """
 import csv
+import math
 import os
 import random
 import statistics
@@ -211,6 +221,55 @@ def ratio_columns(values, base):
     return [ratio] + spread + [len(pairs)] + ci
 
 
+def geomean_of_pairs(by_case, base_by_case, reps):
+    """The geometric mean of value / base over the cases of by_case and the
+    repetitions reps (repeats allowed) that both sides ran."""
+    logs = [math.log(values[r] / base_by_case[case][r])
+            for r in reps for case, values in by_case.items()
+            if r in values and r in base_by_case[case]]
+    return math.exp(statistics.fmean(logs)) if logs else None
+
+
+def geomean_columns(by_case, base_by_case):
+    """[cases, pairs, ratio, ci_lo, ci_hi] over the cases both sides ran
+    ({case: {rep: value}} each); None with fewer than two such cases. Values
+    of 0 (no ratio) are left out."""
+    by_case = {case: {r: v for r, v in values.items()
+                      if v > 0 and base_by_case[case].get(r, 0) > 0}
+               for case, values in by_case.items() if case in base_by_case}
+    by_case = {case: values for case, values in by_case.items() if values}
+    if len(by_case) < 2:
+        return None
+    reps = sorted({r for values in by_case.values() for r in values})
+    pairs = sum(len(values) for values in by_case.values())
+    ratio = geomean_of_pairs(by_case, base_by_case, reps)
+    ci = ["", ""]
+    if len(reps) >= MIN_PAIRS:
+        rng = random.Random(BOOTSTRAP_SEED)
+        ratios = [geomean_of_pairs(by_case, base_by_case, rng.choices(reps, k=len(reps)))
+                  for _ in range(BOOTSTRAP_RESAMPLES)]
+        cuts = statistics.quantiles(ratios, n=40, method="inclusive")
+        ci = [cuts[0], cuts[-1]]
+    return [len(by_case), pairs, ratio] + ci
+
+
+def aggregate(values):
+    """The rows of aggregate.csv, one per (config, workload, metric) with
+    two or more cases paired with EEVDF's."""
+    groups = defaultdict(dict)
+    for (config, workload, case, metric), reps in values.items():
+        groups[(config, workload, metric)][case] = reps
+    rows = []
+    for (config, workload, metric), by_case in sorted(groups.items()):
+        base = groups.get((BASELINE, workload, metric))
+        if config == BASELINE or not base:
+            continue
+        cols = geomean_columns(by_case, base)
+        if cols:
+            rows.append([config, workload, metric] + cols)
+    return rows
+
+
 def summarize(values):
     """The rows of summary.csv, one per (config, workload, case, metric)."""
     rows = []
@@ -236,10 +295,14 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     d = sys.argv[1]
+    values = read_samples(os.path.join(d, "samples.csv"))
     write_csv(os.path.join(d, "summary.csv"),
               ["config", "workload", "case", "metric", "n", "median", "min", "max",
                "ratio", "ratio_min", "ratio_max", "pairs", "ci_lo", "ci_hi"],
-              summarize(read_samples(os.path.join(d, "samples.csv"))))
+              summarize(values))
+    write_csv(os.path.join(d, "aggregate.csv"),
+              ["config", "workload", "metric", "cases", "pairs", "ratio", "ci_lo", "ci_hi"],
+              aggregate(values))
     snap = os.path.join(d, "snap")
     if not os.path.isdir(snap) and os.path.exists(os.path.join(d, "counters.csv")):
         return  # a published run: its counters.csv is all that is left of snap/
