@@ -1754,9 +1754,29 @@ static void snapshot_masks(void)
 }
 
 /*
+ * Whether @cpu is idle or about to be: in the idle mask, or its last
+ * ops.dispatch() found nothing and it has run no task since. Read by the
+ * timer without @cpu's rq lock: a CPU that changes meanwhile is seen at the
+ * next round.
+ */
+static bool idle_hint(s32 cpu, struct cpu_ctx *cctx)
+{
+	const struct cpumask *idle;
+	bool ret;
+
+	if (cctx && cctx->idle_at)
+		return true;
+	idle = scx_bpf_get_idle_cpumask();
+	ret = bpf_cpumask_test_cpu(cpu, idle);
+	scx_bpf_put_idle_cpumask(idle);
+	return ret;
+}
+
+/*
  * One CPU's share of the balance timer: clear a stale bit, wake an idle
  * owner, rescue tasks from a CPU held by a higher class, push waiting tasks
- * to idle CPUs and kick idle CPUs to pull the rest.
+ * to idle CPUs and kick idle CPUs to pull the rest. A busy owner is not
+ * kicked: a kick takes its rq lock from an irq_work only to find it busy.
  */
 static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
 {
@@ -1775,7 +1795,8 @@ static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
 		rescue_queued(cpu, tmp);
 		return;
 	}
-	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	if (idle_hint(cpu, cctx))
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 	if (push_enabled)
 		push_queued(cpu, queued, tmp);
 	if (!pull_enabled || !dsq_head_movable(cpu, REMOTE_WAIT_NS))
