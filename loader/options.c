@@ -39,6 +39,7 @@ enum long_only {
 	OPT_NO_MISFIT,
 	OPT_CAPACITY,
 	OPT_SCAN,
+	OPT_NO_QUEUED_WAKEUP,
 	OPT_PARTIAL,
 	OPT_STATS_JSON,
 	OPT_SYSFS_ROOT,
@@ -61,6 +62,7 @@ static const struct option long_options[] = {
 	{ "no-misfit",	no_argument,		NULL, OPT_NO_MISFIT },
 	{ "capacity",	required_argument,	NULL, OPT_CAPACITY },
 	{ "scan",	required_argument,	NULL, OPT_SCAN },
+	{ "no-queued-wakeup", no_argument,	NULL, OPT_NO_QUEUED_WAKEUP },
 	{ "partial",	no_argument,		NULL, OPT_PARTIAL },
 	{ "stats-json",	required_argument,	NULL, OPT_STATS_JSON },
 	{ "sysfs-root",	required_argument,	NULL, OPT_SYSFS_ROOT },
@@ -76,7 +78,7 @@ void options_usage(FILE *f, const char *prog)
 "       [--no-pull] [--no-busy] [--no-sync] [--no-wake-affine] [--no-preempt]\n"
 "       [--slice-scale] [--wake-credit-us US] [--mig-cost-us US]\n"
 "       [--no-idle-gate] [--no-misfit] [--capacity CPULIST:CAP[,...]]\n"
-"       [--scan mask|full] [--partial]\n"
+"       [--scan mask|full] [--no-queued-wakeup] [--partial]\n"
 "       [--stats-json FILE] [-v] [-h]\n"
 "\n"
 "scx_push: a sched_ext scheduler with per-CPU queues that idle CPUs pull from\n"
@@ -112,6 +114,10 @@ void options_usage(FILE *f, const char *prog)
 "                            e.g. 0-3:512,4-7:%d\n"
 "      --scan MODE           find busy CPUs with the overloaded masks (mask,\n"
 "                            default) or by looking at every CPU (full)\n"
+"      --no-queued-wakeup    wake tasks on other CPUs from the waker's CPU\n"
+"                            (default: let the kernel queue such a wakeup on\n"
+"                            the wakee's CPU, where it has\n"
+"                            SCX_OPS_ALLOW_QUEUED_WAKEUP)\n"
 "      --partial             schedule only SCHED_EXT tasks, leave others on CFS\n"
 "      --stats-json FILE     write the statistics to FILE as JSON\n"
 "  -v, --verbose             print libbpf's debug messages\n"
@@ -207,6 +213,7 @@ static void set_defaults(struct options *o)
 		.mig_cost_us	= OPT_MIG_COST_US_DFL,
 		.idle_gate	= true,
 		.misfit		= true,
+		.queued_wakeup	= true,
 		.sysfs_root	= root && *root ? root : "/sys",
 	};
 }
@@ -294,6 +301,9 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 				return invalid(err, err_len,
 					       "--mig-cost-us: '%s' is not a time in microseconds from 0 to %d",
 					       optarg, OPT_MIG_COST_US_MAX);
+			break;
+		case OPT_NO_QUEUED_WAKEUP:
+			o->queued_wakeup = false;
 			break;
 		case OPT_PARTIAL:
 			o->partial = true;

@@ -36,6 +36,7 @@ struct options {
 	unsigned long	mig_cost_us;	/* --mig-cost-us */
 	bool		idle_gate;	/* not --no-idle-gate */
 	bool		misfit;		/* not --no-misfit */
+	bool		queued_wakeup;	/* not --no-queued-wakeup */
 	struct capacity_spec	capacity; /* --capacity */
 	bool		partial;	/* --partial */
 	bool		verbose;	/* -v */

@@ -180,6 +180,24 @@ static bool misfit_on(const struct topology *t)
 	return opts.misfit && t->nr_cap_levels > 1;
 }
 
+/*
+ * The ops flag that lets the kernel queue a wakeup on the wakee's CPU (its
+ * wakelist) instead of taking that CPU's rq lock from the waker's; 0 where
+ * the kernel does not have it (6.12 without this project's patch 0012).
+ */
+static u64 queued_wakeup_flag(void)
+{
+	return __COMPAT_ENUM_OR_ZERO("scx_ops_flags", "SCX_OPS_ALLOW_QUEUED_WAKEUP");
+}
+
+/* "on", "off" (--no-queued-wakeup) or "unavailable" (the kernel has none). */
+static const char *queued_wakeup_state(void)
+{
+	if (!opts.queued_wakeup)
+		return "off";
+	return queued_wakeup_flag() ? "on" : "unavailable";
+}
+
 static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq)
 {
 	struct scx_push *skel = scx_push__open();
@@ -192,6 +210,12 @@ static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq
 	skel->struct_ops.push_ops->hotplug_seq = hotplug_seq;
 	if (opts.partial)
 		skel->struct_ops.push_ops->flags |= SCX_OPS_SWITCH_PARTIAL;
+	/*
+	 * A task woken while it is still switching out on its CPU then skips
+	 * ops.select_cpu(); ops.enqueue() places every wakeup it gets.
+	 */
+	if (opts.queued_wakeup)
+		skel->struct_ops.push_ops->flags |= queued_wakeup_flag();
 	skel->rodata->slice_ns = opts.slice_us * 1000;
 	skel->rodata->pull_scope = opts.scope;
 	skel->rodata->scan_mode = opts.scan;
@@ -366,6 +390,7 @@ static void report(struct scx_push *skel, const struct topology *t, struct run *
 	struct stats_report r = {
 		.restarts = run->restarts,
 		.misfit = misfit_on(t),
+		.queued_wakeup = queued_wakeup_state(),
 		.opts = &opts,
 	};
 	char overloaded[256], label[32], text[4096];
@@ -405,6 +430,7 @@ static void summary(const struct run *run, const struct topology *t)
 		.restarts = run->restarts,
 		.overloaded = "-",
 		.misfit = misfit_on(t),
+		.queued_wakeup = queued_wakeup_state(),
 		.opts = &opts,
 	};
 	char text[4096];
@@ -463,14 +489,15 @@ restart:
 		scx_push__destroy(skel);
 		return 1;
 	}
-	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s, busy %s, sync %s, wake affine %s, preempt %s, slice scale %s, wake credit %lu us, mig_cost %lu us, idle gate %s, misfit %s%s)\n",
+	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s, busy %s, sync %s, wake affine %s, preempt %s, slice scale %s, wake credit %lu us, mig_cost %lu us, idle gate %s, misfit %s, queued wakeups %s%s)\n",
 	       opts.slice_us, opts.pull ? "up to " : "off", opts.pull ?
 	       options_scope_name(opts.scope) : "", opts.push ? "on" : "off",
 	       options_scan_name(opts.scan), opts.busy ? "on" : "off",
 	       opts.sync ? "on" : "off", opts.wake_affine ? "on" : "off",
 	       opts.preempt ? "on" : "off", opts.slice_scale ? "on" : "off",
 	       opts.wake_credit_us, opts.mig_cost_us, opts.idle_gate ? "on" : "off",
-	       misfit_on(topo) ? "on" : "off", opts.partial ? ", SCHED_EXT tasks only" : "");
+	       misfit_on(topo) ? "on" : "off", queued_wakeup_state(),
+	       opts.partial ? ", SCHED_EXT tasks only" : "");
 	print_verified_insns(skel);
 	fflush(stdout);
 

@@ -23,6 +23,7 @@ struct stats_report {
 	unsigned int		restarts;
 	const char		*overloaded;	/* CPUs in the overloaded masks now */
 	bool			misfit;		/* not --no-misfit, capacities differ */
+	const char		*queued_wakeup;	/* "on", "off" or "unavailable" */
 	const struct options	*opts;
 };
 

@@ -41,7 +41,12 @@
  * on the waker's CPU unless more tasks wait there than on its previous CPU
  * plus one (--no-wake-affine: always on its previous CPU), so that the
  * wakeup takes no other CPU's rq lock. Only an enqueue on a CPU that is
- * going idle kicks it.
+ * going idle kicks it. Where the kernel has SCX_OPS_ALLOW_QUEUED_WAKEUP
+ * (the loader sets it unless --no-queued-wakeup), a wakeup for another LLC
+ * or an idle CPU is enqueued by that CPU itself, from its wakelist, instead
+ * of under its rq lock taken from afar; a task woken while still switching
+ * out then skips ops.select_cpu(), and ops.enqueue() places it like any
+ * other wakeup it gets (direct to its idle CPU, else pushed, else queued).
  *
  * Overloaded masks. Each LLC has a bpf_cpumask of its CPUs that have a
  * movable task waiting behind the running one. ops.enqueue sets a CPU's bit

@@ -145,6 +145,10 @@ int main(void)
 	      OPTIONS_RUN && !opts.busy && !opts.sync && !opts.wake_affine && !opts.preempt &&
 	      opts.mig_cost_us == 0 && !opts.idle_gate && opts.push && opts.pull,
 	      "the v2 ablations, each off alone");
+	CHECK(parse("") == OPTIONS_RUN && opts.queued_wakeup, "default: queued wakeups");
+	CHECK(parse("--no-queued-wakeup") == OPTIONS_RUN && !opts.queued_wakeup &&
+	      opts.idle_gate && opts.preempt, "--no-queued-wakeup turns queued wakeups off alone");
+	expect_invalid("--no-queued-wakeup=1", "--no-queued-wakeup=1");
 	CHECK(parse("--mig-cost-us=1000000") == OPTIONS_RUN && opts.mig_cost_us == 1000000,
 	      "--mig-cost-us: the top of its range");
 	CHECK(parse("") == OPTIONS_RUN && !opts.slice_scale && opts.wake_credit_us == 3000,

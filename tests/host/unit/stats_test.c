@@ -79,7 +79,7 @@ static void test_json(void)
 	struct options o = { .slice_us = 500, .scope = SCX_PUSH_SCOPE_NODE,
 			     .scan = SCX_PUSH_SCAN_FULL, .pull = true };
 	struct stats_report r = { .elapsed_s = 2.5, .restarts = 1, .overloaded = "none",
-				  .opts = &o };
+				  .queued_wakeup = "off", .opts = &o };
 	struct stats s = sample();
 	char *text = NULL;
 	size_t len = 0;
@@ -92,8 +92,9 @@ static void test_json(void)
 	CHECK(strstr(text, "\"slice_us\": 500,") && strstr(text, "\"pull_scope\": \"node\",") &&
 	      strstr(text, "\"scan\": \"full\",") && strstr(text, "\"push\": false,") &&
 	      strstr(text, "\"restarts\": 1,"), "JSON has the configuration");
-	CHECK(strstr(text, "  \"idle_gate\": false,\n  \"misfit\": false,\n"),
-	      "JSON says misfit handling is off, after idle_gate");
+	CHECK(strstr(text, "  \"idle_gate\": false,\n  \"misfit\": false,\n"
+			   "  \"queued_wakeup\": \"off\",\n"),
+	      "JSON says misfit handling and queued wakeups are off, after idle_gate");
 	CHECK(strstr(text, "    \"push_ok\": 2,\n"), "JSON has the counters, one per line");
 	CHECK(strstr(text, "    \"misfit_pull\": 0\n  }\n}\n"), "JSON ends without a trailing comma");
 	for (char *c = text; *c; c++) {
@@ -105,9 +106,12 @@ static void test_json(void)
 
 	text = NULL;
 	r.misfit = true;
+	r.queued_wakeup = "unavailable";
 	f = open_memstream(&text, &len);
 	CHECK(f && !stats_write_json(f, &s, &r) && !fclose(f) && text &&
 	      strstr(text, "  \"misfit\": true,\n"), "JSON says misfit handling is on");
+	CHECK(text && strstr(text, "  \"queued_wakeup\": \"unavailable\",\n"),
+	      "JSON says queued wakeups are unavailable");
 	free(text);
 }
 
