@@ -20,22 +20,17 @@ import sys
 import summarize
 
 
+def ratio_text(ratio, lo, hi, no_ci):
+    """"ratio [lo-hi]", or "ratio (no_ci)" without an interval."""
+    return f"{ratio:.2f} ({no_ci})" if lo == "" else f"{ratio:.2f} [{lo:.2f}-{hi:.2f}]"
+
+
 def cell(values, base):
     """"ratio [lo-hi]" of values against base, both {rep: value}."""
     ratio, _, _, pairs, lo, hi = summarize.ratio_columns(values, base)
     if ratio == "":
         return "-"
-    if lo == "":
-        return f"{ratio:.2f} (no CI: {pairs} reps)"
-    return f"{ratio:.2f} [{lo:.2f}-{hi:.2f}]"
-
-
-def geomean_cell(cols):
-    """"ratio [lo-hi]" of summarize.geomean_columns(), "-" for None."""
-    if not cols:
-        return "-"
-    _, _, ratio, lo, hi = cols
-    return f"{ratio:.2f} (no CI)" if lo == "" else f"{ratio:.2f} [{lo:.2f}-{hi:.2f}]"
+    return ratio_text(ratio, lo, hi, f"no CI: {pairs} reps")
 
 
 def main():
@@ -59,17 +54,13 @@ def main():
         cells = [cell(values[(c, workload, case, metric)], b)
                  if (c, workload, case, metric) in values else "-" for c in configs]
         print(f"| {workload} | {case} | {metric} | {' | '.join(cells)} |")
+    means = {tuple(row[:3]): row[3:] for row in summarize.aggregate(values, base)}
     for workload, metric in dict.fromkeys((w, m) for w, _, m in cases):
-        by_case = {case: v for (c, w, case, m), v in values.items()
-                   if (c, w, m) == (base, workload, metric)}
-        cols = [summarize.geomean_columns(
-                    {case: v for (c, w, case, m), v in values.items()
-                     if (c, w, m) == (config, workload, metric)}, by_case)
-                for config in configs]
+        cols = [means.get((c, workload, metric)) for c in configs]
         if any(cols):
             n = max(col[0] for col in cols if col)
-            print(f"| {workload} | all {n} cases | {metric} | "
-                  f"{' | '.join(geomean_cell(col) for col in cols)} |")
+            cells = [ratio_text(*col[2:], "no CI") if col else "-" for col in cols]
+            print(f"| {workload} | all {n} cases | {metric} | {' | '.join(cells)} |")
 
 
 if __name__ == "__main__":

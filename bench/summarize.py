@@ -193,6 +193,12 @@ def ratio_of_medians(values, base, reps):
     return statistics.median(values[r] for r in reps) / denominator if denominator else None
 
 
+def percentile_interval(ratios):
+    """(lo, hi): the 95 % percentile interval of bootstrap ratios."""
+    cuts = statistics.quantiles(ratios, n=40, method="inclusive")
+    return cuts[0], cuts[-1]
+
+
 def bootstrap_ci(values, base, pairs):
     """(lo, hi): the 95 % percentile interval of the ratio of medians over
     BOOTSTRAP_RESAMPLES resamples with replacement of the paired repetitions
@@ -204,8 +210,7 @@ def bootstrap_ci(values, base, pairs):
         ratio = ratio_of_medians(values, base, rng.choices(pairs, k=len(pairs)))
         if ratio is not None:
             ratios.append(ratio)
-    cuts = statistics.quantiles(ratios, n=40, method="inclusive")
-    return cuts[0], cuts[-1]
+    return percentile_interval(ratios)
 
 
 def ratio_columns(values, base):
@@ -246,23 +251,22 @@ def geomean_columns(by_case, base_by_case):
     ci = ["", ""]
     if len(reps) >= MIN_PAIRS:
         rng = random.Random(BOOTSTRAP_SEED)
-        ratios = [geomean_of_pairs(by_case, base_by_case, rng.choices(reps, k=len(reps)))
-                  for _ in range(BOOTSTRAP_RESAMPLES)]
-        cuts = statistics.quantiles(ratios, n=40, method="inclusive")
-        ci = [cuts[0], cuts[-1]]
+        ci = list(percentile_interval(
+            [geomean_of_pairs(by_case, base_by_case, rng.choices(reps, k=len(reps)))
+             for _ in range(BOOTSTRAP_RESAMPLES)]))
     return [len(by_case), pairs, ratio] + ci
 
 
-def aggregate(values):
+def aggregate(values, baseline=BASELINE):
     """The rows of aggregate.csv, one per (config, workload, metric) with
-    two or more cases paired with EEVDF's."""
+    two or more cases paired with baseline's."""
     groups = defaultdict(dict)
     for (config, workload, case, metric), reps in values.items():
         groups[(config, workload, metric)][case] = reps
     rows = []
     for (config, workload, metric), by_case in sorted(groups.items()):
-        base = groups.get((BASELINE, workload, metric))
-        if config == BASELINE or not base:
+        base = groups.get((baseline, workload, metric))
+        if config == baseline or not base:
             continue
         cols = geomean_columns(by_case, base)
         if cols:

@@ -66,15 +66,16 @@
  * pull at that level cost (decaying 1% a second), the average idle time
  * capped at twice the largest such cost (or the idle period in progress,
  * if longer: a CPU kicked while idle is not kept idle by an old average), as
- * CFS's newidle balance gates on max_newidle_lb_cost: under emulation a pull that spins on a busy CPU's rq
- * lock can cost milliseconds, more than the idle time it would fill (an
- * average cost and an idle time capped at 100 ms let through 1.7 times as
- * many pulls, and hackbench was 1.2 times slower). Of a busy CPU's first few
- * waiting tasks it takes the first that is not cache hot (ran less than
- * --mig-cost-us ago, as CFS's task_hot()), and stops as soon as work arrives
- * for it. A task queued on the CPU meanwhile is run before it goes idle, and
- * a task queued on another CPU kicks it if it is idle. --scan full walks
- * every CPU instead of the masks; it exists to measure what the masks save.
+ * CFS's newidle balance gates on max_newidle_lb_cost: under emulation a pull
+ * that spins on a busy CPU's rq lock can cost milliseconds, more than the
+ * idle time it would fill (an average cost and an idle time capped at 100 ms
+ * let through 1.7 times as many pulls, and hackbench was 1.2 times slower).
+ * Of a busy CPU's first few waiting tasks it takes the first that is not cache
+ * hot (ran less than --mig-cost-us ago, as CFS's task_hot()), and stops as soon
+ * as work arrives for it. A task queued on the CPU meanwhile is run before it
+ * goes idle, and a task queued on another CPU kicks it if it is idle.
+ * --scan full walks every CPU instead of the masks; it exists to measure what
+ * the masks save.
  *
  * Push. A task queued behind a running one goes to an idle CPU it may use in
  * the same LLC, else the same node: the CPU is claimed idle and the task is
@@ -1759,17 +1760,16 @@ static void snapshot_masks(void)
 }
 
 /*
- * Whether @cpu is idle or about to be: in the idle mask, or its last
- * ops.dispatch() found nothing and it has run no task since. Read by the
- * timer without @cpu's rq lock: a CPU that changes meanwhile is seen at the
- * next round.
+ * Whether @cpu is idle or about to be: in the idle mask, or going_idle().
+ * Read by the timer without @cpu's rq lock: a CPU that changes meanwhile is
+ * seen at the next round.
  */
-static bool idle_hint(s32 cpu, struct cpu_ctx *cctx)
+static bool idle_hint(s32 cpu)
 {
 	const struct cpumask *idle;
 	bool ret;
 
-	if (cctx && cctx->idle_at)
+	if (going_idle(cpu))
 		return true;
 	idle = scx_bpf_get_idle_cpumask();
 	ret = bpf_cpumask_test_cpu(cpu, idle);
@@ -1800,7 +1800,7 @@ static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
 		rescue_queued(cpu, tmp);
 		return;
 	}
-	if (idle_hint(cpu, cctx))
+	if (idle_hint(cpu))
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 	if (push_enabled)
 		push_queued(cpu, queued, tmp);
