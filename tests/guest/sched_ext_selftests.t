@@ -1,6 +1,7 @@
 # The tree's sched_ext selftests, run by their own runner: every one passes,
 # the existing ones as without the ext_server series (on this config all 21
-# pass there too) and rt_stall and total_bw from the series. The kernel logs
+# pass there too), rt_stall and total_bw from the series and
+# allow_queued_wakeup from patch 0013. The kernel logs
 # no warning, BUG or lockdep report while they run; RCU stalls and watchdog
 # ejections of the tree's minimal test schedulers are reported (see lib.sh).
 . ./lib.sh
@@ -22,7 +23,7 @@ ejected=$(grep -E 'sched_ext: .*(watchdog failed|failed to run for)' /tmp/selfte
 	sed 's/.*sched_ext: //' | tr '\n' ';' | sed 's/;$//')
 info "while they ran: $stalls RCU stall report(s); watchdog ejections: ${ejected:-none}"
 
-[ "$total" -eq 23 ] || { cat /tmp/selftests.results; fail "$total selftest results, want 23"; }
+[ "$total" -eq 24 ] || { cat /tmp/selftests.results; fail "$total selftest results, want 24"; }
 [ -z "$failed" ] || { grep -A30 'ERR' /tmp/selftests.out | head -60; fail "selftests failed: $failed"; }
 errors=$(kernel_warnings </tmp/selftests.dmesg)
 [ -z "$errors" ] || { echo "$errors"; fail "kernel log: $(echo "$errors" | head -n 1)"; }
