@@ -224,6 +224,7 @@ static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq
 	skel->rodata->busy_enabled = opts.busy;
 	skel->rodata->sync_enabled = opts.sync;
 	skel->rodata->preempt_enabled = opts.preempt;
+	skel->rodata->preempt_timer = opts.preempt_timer;
 	skel->rodata->slice_scale = opts.slice_scale;
 	skel->rodata->wake_credit_ns = opts.wake_credit_us * 1000;
 	skel->rodata->mig_cost_ns = opts.mig_cost_us * 1000;
@@ -494,7 +495,8 @@ restart:
 	       options_scope_name(opts.scope) : "", opts.push ? "on" : "off",
 	       options_scan_name(opts.scan), opts.busy ? "on" : "off",
 	       opts.sync ? "on" : "off", opts.wake_affine ? "on" : "off",
-	       opts.preempt ? "on" : "off", opts.slice_scale ? "on" : "off",
+	       !opts.preempt ? "off" : opts.preempt_timer ? "on" : "on at ticks",
+	       opts.slice_scale ? "on" : "off",
 	       opts.wake_credit_us, opts.mig_cost_us, opts.idle_gate ? "on" : "off",
 	       misfit_on(topo) ? "on" : "off", queued_wakeup_state(),
 	       opts.partial ? ", SCHED_EXT tasks only" : "");

@@ -117,6 +117,7 @@ int stats_write_json(FILE *f, const struct stats *s, const struct stats_report *
 	fprintf(f, "  \"busy_balance\": %s,\n", o->busy ? "true" : "false");
 	fprintf(f, "  \"sync_placement\": %s,\n", o->sync ? "true" : "false");
 	fprintf(f, "  \"preemption\": %s,\n", o->preempt ? "true" : "false");
+	fprintf(f, "  \"preemption_timer\": %s,\n", o->preempt_timer ? "true" : "false");
 	fprintf(f, "  \"slice_scale\": %s,\n", o->slice_scale ? "true" : "false");
 	fprintf(f, "  \"wake_credit_us\": %lu,\n", o->wake_credit_us);
 	fprintf(f, "  \"mig_cost_us\": %lu,\n", o->mig_cost_us);

@@ -22,14 +22,16 @@
  * preempts it once that task ran a minimum slice. If it did, the wakeup goes
  * straight to the head of that CPU's local DSQ with SCX_ENQ_PREEMPT, which
  * reschedules the CPU under the rq lock the enqueue holds (a kick would take
- * it again from an irq_work); else the first tick of that CPU after the
- * minimum ends the slice. The loader's default slice
- * is 3 ms, EEVDF's on 8 CPUs or more (its 0.75 ms base slice times 1 + log2
- * of the CPUs): 20 ms measured slower on hackbench. Slices are not shortened
- * by queue depth (--slice-scale divides a slice by one plus the tasks
- * waiting behind it, down to the minimum): as EEVDF's, a slice is the same
- * however many wait, and shorter ones measured slower on hackbench, the
- * extra switches costing more than the shorter waits save.
+ * it again from an irq_work); else a per-CPU timer kicks the running task
+ * off when its minimum ends (--no-preempt-timer: the first tick after that,
+ * up to 1/HZ later, 4 ms at HZ=250, more than a default slice). The
+ * loader's default slice is 3 ms, EEVDF's on 8 CPUs or more (its 0.75 ms
+ * base slice times 1 + log2 of the CPUs): 20 ms measured slower on
+ * hackbench. Slices are not shortened by queue depth (--slice-scale
+ * divides a slice by one plus the tasks waiting behind it, down to the
+ * minimum): as EEVDF's, a slice is the same however many wait, and shorter
+ * ones measured slower on hackbench, the extra switches costing more than
+ * the shorter waits save.
  *
  * Wakeups (ops.select_cpu). A sync wakeup (SCX_WAKE_SYNC: the waker is about
  * to sleep; --no-sync ignores it) whose waker's CPU has nothing waiting goes
@@ -177,6 +179,7 @@ const volatile bool pull_enabled = true;
 const volatile bool busy_enabled = true;
 const volatile bool sync_enabled = true;
 const volatile bool preempt_enabled = true;
+const volatile bool preempt_timer = true;
 const volatile bool slice_scale;
 const volatile u64 wake_credit_ns = SCX_SLICE_DFL;
 const volatile u64 mig_cost_ns = 500 * 1000;
@@ -317,6 +320,18 @@ struct {
 	__type(key, u32);
 	__type(value, struct balance_timer);
 } balance_timer SEC(".maps");
+
+/* Per CPU: ends the running task's minimum slice for a waiting wakeup. */
+struct preempt_timer {
+	struct bpf_timer	timer;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SCX_PUSH_MAX_CPUS);
+	__type(key, u32);
+	__type(value, struct preempt_timer);
+} preempt_timers SEC(".maps");
 
 static void stat_add(u32 idx, u64 val)
 {
@@ -1086,17 +1101,31 @@ static void preempt_now(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
 }
 
 /*
- * End the slice of the task running on @cpu once it ran min_slice(): at
- * @cpu's first tick after that (push_tick(), 1/HZ at most).
+ * End the slice of the task running on @cpu once it ran min_slice(): when
+ * @cpu's preempt timer fires then (preempt_timerfn()), or with
+ * --no-preempt-timer at @cpu's first tick after that (push_tick(), up to
+ * 1/HZ later: 4 ms at HZ=250, longer than the default slice). The tick
+ * stays as the fallback of a timer that could not start.
  */
 static void preempt_later(s32 cpu)
 {
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+	struct preempt_timer *pt;
+	u32 key = cpu;
+	u64 left;
 
-	if (cctx && !cctx->preempt_tick) {
-		cctx->preempt_tick = true;
-		stat_inc(STAT_PREEMPT_TICK);
-	}
+	if (!cctx || cctx->preempt_tick)
+		return;
+	cctx->preempt_tick = true;
+	stat_inc(STAT_PREEMPT_TICK);
+	if (!preempt_timer || !(pt = bpf_map_lookup_elem(&preempt_timers, &key)))
+		return;
+	left = cctx->curr_at + min_slice() - bpf_ktime_get_ns();
+	if ((s64)left <= 0)
+		left = 1;
+	/* on @cpu itself when we run there, as ops.enqueue() mostly does */
+	bpf_timer_start(&pt->timer, left,
+			cpu == bpf_get_smp_processor_id() ? BPF_F_TIMER_CPU_PIN : 0);
 }
 
 /* Ask an idle CPU near @cpu to pull: with push off nothing else moves tasks. */
@@ -2149,6 +2178,26 @@ out:
 	return 0;
 }
 
+/*
+ * The minimum slice of the task running on *@key is over and a wakeup
+ * waits to preempt it: kick it off the CPU. Not under that CPU's rq lock:
+ * a task that started meanwhile (ops.running() cleared preempt_tick, or
+ * curr_at moved) or a CPU taken by a higher class is left alone.
+ */
+static int preempt_timerfn(void *map, int *key, struct preempt_timer *pt)
+{
+	s32 cpu = *key;
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+
+	if (!cctx || !cctx->preempt_tick || cctx->released || !cctx->curr_weight ||
+	    bpf_ktime_get_ns() - cctx->curr_at < min_slice())
+		return 0;
+	cctx->preempt_tick = false;
+	scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
+	stat_inc(STAT_PREEMPT_TIMER);
+	return 0;
+}
+
 static const char on[] = "on", off[] = "off";
 static const char scope_llc[] = "llc", scope_node[] = "node", scope_all[] = "all";
 static const char scan_mask[] = "mask", scan_full[] = "full";
@@ -2298,6 +2347,21 @@ static s32 init_cap_masks(void)
 	return store_mask(&misfit_cpus, bpf_cpumask_create());
 }
 
+static s32 init_preempt_timers(void)
+{
+	struct preempt_timer *pt;
+	u32 cpu;
+
+	bpf_for(cpu, 0, nr_cpus) {
+		pt = bpf_map_lookup_elem(&preempt_timers, &cpu);
+		if (!pt)
+			return -ENOENT;
+		bpf_timer_init(&pt->timer, &preempt_timers, CLOCK_MONOTONIC);
+		bpf_timer_set_callback(&pt->timer, preempt_timerfn);
+	}
+	return 0;
+}
+
 static s32 start_timer(void)
 {
 	struct balance_timer *bt;
@@ -2320,6 +2384,8 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(push_init)
 		ret = init_topology_masks();
 	if (!ret && misfit_enabled)
 		ret = init_cap_masks();
+	if (!ret && preempt_enabled && preempt_timer)
+		ret = init_preempt_timers();
 	if (!ret)
 		ret = start_timer();
 	return ret;

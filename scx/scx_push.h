@@ -53,7 +53,8 @@ enum scx_push_scan {
 	X(SYNC_WAKE,	sync_wake,	WAKE,	"sync wakeups placed on or near the waker's CPU") \
 	X(WAKE_AFFINE,	wake_affine,	WAKE,	"wakeups queued on the waker's CPU because none was idle") \
 	X(PREEMPT,	preempt,	WAKE,	"wakeups that preempted the running task at once") \
-	X(PREEMPT_TICK,	preempt_tick,	WAKE,	"wakeups that end a slice at a tick (another CPU's, or before the minimum run)") \
+	X(PREEMPT_TICK,	preempt_tick,	WAKE,	"wakeups that end a slice once the running task ran the minimum") \
+	X(PREEMPT_TIMER, preempt_timer,	WAKE,	"slices ended by the preempt timer, not a tick") \
 	X(PUSH_TRY,	push_try,	PUSH,	"push attempts for a task queued behind a running one") \
 	X(PUSH_OK,	push_ok,	PUSH,	"tasks pushed to an idle CPU at enqueue") \
 	X(PUSH_MOVE,	push_move,	PUSH,	"queued tasks moved to an idle CPU by dispatch or the timer") \

@@ -95,6 +95,8 @@ static void test_json(void)
 	CHECK(strstr(text, "  \"idle_gate\": false,\n  \"misfit\": false,\n"
 			   "  \"queued_wakeup\": \"off\",\n"),
 	      "JSON says misfit handling and queued wakeups are off, after idle_gate");
+	CHECK(strstr(text, "  \"preemption\": false,\n  \"preemption_timer\": false,\n"),
+	      "JSON says whether the preempt timer is on, after preemption");
 	CHECK(strstr(text, "    \"push_ok\": 2,\n"), "JSON has the counters, one per line");
 	CHECK(strstr(text, "    \"misfit_pull\": 0\n  }\n}\n"), "JSON ends without a trailing comma");
 	for (char *c = text; *c; c++) {
