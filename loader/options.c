@@ -40,7 +40,7 @@ enum long_only {
 	OPT_CAPACITY,
 	OPT_SCAN,
 	OPT_NO_QUEUED_WAKEUP,
-	OPT_NO_PREEMPT_TIMER,
+	OPT_PREEMPT_TIMER,
 	OPT_PARTIAL,
 	OPT_STATS_JSON,
 	OPT_SYSFS_ROOT,
@@ -56,7 +56,7 @@ static const struct option long_options[] = {
 	{ "no-sync",	no_argument,		NULL, OPT_NO_SYNC },
 	{ "no-wake-affine", no_argument,	NULL, OPT_NO_WAKE_AFFINE },
 	{ "no-preempt",	no_argument,		NULL, OPT_NO_PREEMPT },
-	{ "no-preempt-timer", no_argument,	NULL, OPT_NO_PREEMPT_TIMER },
+	{ "preempt-timer", no_argument,	NULL, OPT_PREEMPT_TIMER },
 	{ "slice-scale", no_argument,		NULL, OPT_SLICE_SCALE },
 	{ "wake-credit-us", required_argument,	NULL, OPT_WAKE_CREDIT },
 	{ "mig-cost-us", required_argument,	NULL, OPT_MIG_COST },
@@ -78,7 +78,7 @@ void options_usage(FILE *f, const char *prog)
 	fprintf(f,
 "Usage: %s [-s SLICE_US] [-i INTERVAL_S] [-P llc|node|all] [--no-push]\n"
 "       [--no-pull] [--no-busy] [--no-sync] [--no-wake-affine] [--no-preempt]\n"
-"       [--no-preempt-timer] [--slice-scale] [--wake-credit-us US]\n"
+"       [--preempt-timer] [--slice-scale] [--wake-credit-us US]\n"
 "       [--mig-cost-us US] [--no-idle-gate] [--no-misfit]\n"
 "       [--capacity CPULIST:CAP[,...]] [--scan mask|full]\n"
 "       [--no-queued-wakeup] [--partial] [--stats-json FILE] [-v] [-h]\n"
@@ -99,9 +99,9 @@ void options_usage(FILE *f, const char *prog)
 "      --no-wake-affine      with no CPU idle, queue a wakee on its previous\n"
 "                            CPU, not on the waker's\n"
 "      --no-preempt          no wakeup preemption\n"
-"      --no-preempt-timer    a wakeup that waits for the running task's\n"
-"                            minimum slice preempts it at the next tick, not\n"
-"                            when the minimum ends (a timer)\n"
+"      --preempt-timer       a wakeup that waits for the running task's\n"
+"                            minimum slice preempts it when the minimum ends\n"
+"                            (a timer), not at the next tick\n"
 "      --slice-scale         divide a slice by one plus the tasks waiting\n"
 "                            behind it, down to 1 ms (default: every slice\n"
 "                            is SLICE_US)\n"
@@ -215,7 +215,6 @@ static void set_defaults(struct options *o)
 		.sync		= true,
 		.wake_affine	= true,
 		.preempt	= true,
-		.preempt_timer	= true,
 		.mig_cost_us	= OPT_MIG_COST_US_DFL,
 		.idle_gate	= true,
 		.misfit		= true,
@@ -282,8 +281,8 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 		case OPT_NO_PREEMPT:
 			o->preempt = false;
 			break;
-		case OPT_NO_PREEMPT_TIMER:
-			o->preempt_timer = false;
+		case OPT_PREEMPT_TIMER:
+			o->preempt_timer = true;
 			break;
 		case OPT_SLICE_SCALE:
 			o->slice_scale = true;

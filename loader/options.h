@@ -31,7 +31,7 @@ struct options {
 	bool		sync;		/* not --no-sync */
 	bool		wake_affine;	/* not --no-wake-affine */
 	bool		preempt;	/* not --no-preempt */
-	bool		preempt_timer;	/* not --no-preempt-timer */
+	bool		preempt_timer;	/* --preempt-timer */
 	bool		slice_scale;	/* --slice-scale */
 	unsigned long	wake_credit_us;	/* --wake-credit-us, default slice_us */
 	unsigned long	mig_cost_us;	/* --mig-cost-us */

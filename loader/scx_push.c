@@ -495,7 +495,7 @@ restart:
 	       options_scope_name(opts.scope) : "", opts.push ? "on" : "off",
 	       options_scan_name(opts.scan), opts.busy ? "on" : "off",
 	       opts.sync ? "on" : "off", opts.wake_affine ? "on" : "off",
-	       !opts.preempt ? "off" : opts.preempt_timer ? "on" : "on at ticks",
+	       !opts.preempt ? "off" : opts.preempt_timer ? "on with timer" : "on",
 	       opts.slice_scale ? "on" : "off",
 	       opts.wake_credit_us, opts.mig_cost_us, opts.idle_gate ? "on" : "off",
 	       misfit_on(topo) ? "on" : "off", queued_wakeup_state(),

@@ -22,16 +22,18 @@
  * preempts it once that task ran a minimum slice. If it did, the wakeup goes
  * straight to the head of that CPU's local DSQ with SCX_ENQ_PREEMPT, which
  * reschedules the CPU under the rq lock the enqueue holds (a kick would take
- * it again from an irq_work); else a per-CPU timer kicks the running task
- * off when its minimum ends (--no-preempt-timer: the first tick after that,
- * up to 1/HZ later, 4 ms at HZ=250, more than a default slice). The
- * loader's default slice is 3 ms, EEVDF's on 8 CPUs or more (its 0.75 ms
- * base slice times 1 + log2 of the CPUs): 20 ms measured slower on
- * hackbench. Slices are not shortened by queue depth (--slice-scale
- * divides a slice by one plus the tasks waiting behind it, down to the
- * minimum): as EEVDF's, a slice is the same however many wait, and shorter
- * ones measured slower on hackbench, the extra switches costing more than
- * the shorter waits save.
+ * it again from an irq_work); else the first tick of that CPU after the
+ * minimum ends the slice, up to 1/HZ later (4 ms at HZ=250, more than a
+ * default slice). --preempt-timer ends it when the minimum is over, with a
+ * per-CPU timer: a task waking every 700 us next to a busy one waited a
+ * quarter as long, but hackbench took 1.07-1.09 times as long in two
+ * boots, so it is not the default. The loader's default slice is 3 ms,
+ * EEVDF's on 8 CPUs or more (its 0.75 ms base slice times 1 + log2 of the
+ * CPUs): 20 ms measured slower on hackbench. Slices are not shortened by
+ * queue depth (--slice-scale divides a slice by one plus the tasks waiting
+ * behind it, down to the minimum): as EEVDF's, a slice is the same however
+ * many wait, and shorter ones measured slower on hackbench, the extra
+ * switches costing more than the shorter waits save.
  *
  * Wakeups (ops.select_cpu). A sync wakeup (SCX_WAKE_SYNC: the waker is about
  * to sleep; --no-sync ignores it) whose waker's CPU has nothing waiting goes
@@ -179,7 +181,7 @@ const volatile bool pull_enabled = true;
 const volatile bool busy_enabled = true;
 const volatile bool sync_enabled = true;
 const volatile bool preempt_enabled = true;
-const volatile bool preempt_timer = true;
+const volatile bool preempt_timer;
 const volatile bool slice_scale;
 const volatile u64 wake_credit_ns = SCX_SLICE_DFL;
 const volatile u64 mig_cost_ns = 500 * 1000;
@@ -1101,11 +1103,10 @@ static void preempt_now(struct task_struct *p, struct task_ctx *tctx, s32 cpu,
 }
 
 /*
- * End the slice of the task running on @cpu once it ran min_slice(): when
- * @cpu's preempt timer fires then (preempt_timerfn()), or with
- * --no-preempt-timer at @cpu's first tick after that (push_tick(), up to
- * 1/HZ later: 4 ms at HZ=250, longer than the default slice). The tick
- * stays as the fallback of a timer that could not start.
+ * End the slice of the task running on @cpu once it ran min_slice(): at
+ * @cpu's first tick after that (push_tick(), up to 1/HZ later), or with
+ * --preempt-timer when @cpu's preempt timer fires then (preempt_timerfn());
+ * the tick stays as the fallback of a timer that could not start.
  */
 static void preempt_later(s32 cpu)
 {

@@ -12,9 +12,9 @@
 # --mig-cost-us 0), push-nogate (the idle-time gate of pulls:
 # --no-idle-gate), push-scanfull (the overloaded masks: --scan full),
 # push-llc (pulls beyond the LLC: -P llc), push-noqueue (wakeups queued on
-# the wakee CPU's wakelist: --no-queued-wakeup), push-pretick (a wakeup that
-# waits for the running task's minimum slice preempts at the next tick, not
-# when the minimum ends: --no-preempt-timer); and two former defaults: push-s20
+# the wakee CPU's wakelist: --no-queued-wakeup); push-ptimer (a wakeup that
+# waits for the running task's minimum slice preempts when the minimum ends,
+# not at the next tick: --preempt-timer); and two former defaults: push-s20
 # (-s 20000, the slice before it became 3 ms) and push-scaled (--slice-scale
 # --wake-credit-us 1500: slices divided by queue depth and half a slice of
 # wake credit, before slices were fixed). scx_push runs with -i 3600 so that
@@ -31,7 +31,7 @@ LOAD_TIMEOUT_S=${LOAD_TIMEOUT_S:-60}
 
 ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-nobusy push-nosync \
 push-noaffine push-nopreempt push-nohot push-nogate push-scanfull push-llc push-noqueue \
-push-pretick push-s20 push-scaled"
+push-ptimer push-s20 push-scaled"
 
 # config_args NAME: the scheduler command line of a configuration.
 config_args() {
@@ -50,7 +50,7 @@ config_args() {
 	push-scanfull) echo "scx_push --scan full" ;;
 	push-llc) echo "scx_push -P llc" ;;
 	push-noqueue) echo "scx_push --no-queued-wakeup" ;;
-	push-pretick) echo "scx_push --no-preempt-timer" ;;
+	push-ptimer) echo "scx_push --preempt-timer" ;;
 	push-s20) echo "scx_push -s 20000" ;;
 	push-scaled) echo "scx_push --slice-scale --wake-credit-us 1500" ;;
 	*) return 1 ;;

@@ -6,9 +6,9 @@
 # well above the 1 ms minimum a preempted task keeps.
 # The preempt timer: with wakeups every 700 us (default 3 ms slices) the busy
 # task is back on the CPU for less than that minimum when the next one comes;
-# the timer ends its run when the minimum is over, --no-preempt-timer at the
-# next tick (4 ms at HZ=250): its median latency is at least twice the
-# timer's.
+# --preempt-timer ends its run when the minimum is over, the default at the
+# next tick (4 ms at HZ=250): the default's median latency is at least twice
+# the timer's.
 . ./lib.sh
 . ./scx_push.sh
 
@@ -41,12 +41,12 @@ info "preemption: median wakeup latency $p50 us, $preempts preemptions"
 	fail "median latency $p50 us with preemption, not a quarter of $control us without"
 [ "$preempts" -gt 0 ] || fail "no wakeup preemption counted"
 
-tick=$(latency 700 --no-preempt-timer)
-info "wakeups every 700 us, --no-preempt-timer: median wakeup latency $tick us"
-[ "$tick" -ge 2000 ] || fail "--no-preempt-timer: median latency $tick us, want >= 2000 us (half a tick); the test shows nothing"
-timer=$(latency 700)
+tick=$(latency 700)
+info "wakeups every 700 us, at ticks: median wakeup latency $tick us"
+[ "$tick" -ge 2000 ] || fail "at ticks: median latency $tick us, want >= 2000 us (half a tick); the test shows nothing"
+timer=$(latency 700 --preempt-timer)
 fired=$(scx_push_stat preempt_timer)
-info "wakeups every 700 us, preempt timer: median wakeup latency $timer us, $fired timer preemptions"
+info "wakeups every 700 us, --preempt-timer: median wakeup latency $timer us, $fired timer preemptions"
 [ "$timer" -ge 0 ] && [ "$((timer * 2))" -le "$tick" ] ||
 	fail "median latency $timer us with the preempt timer, not half of $tick us without"
 [ "${fired:-0}" -gt 0 ] || fail "no preemption by the timer counted"

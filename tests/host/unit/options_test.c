@@ -146,10 +146,10 @@ int main(void)
 	      opts.mig_cost_us == 0 && !opts.idle_gate && opts.push && opts.pull,
 	      "the v2 ablations, each off alone");
 	CHECK(parse("") == OPTIONS_RUN && opts.queued_wakeup, "default: queued wakeups");
-	CHECK(parse("") == OPTIONS_RUN && opts.preempt_timer, "default: the preempt timer");
-	CHECK(parse("--no-preempt-timer") == OPTIONS_RUN && !opts.preempt_timer &&
-	      opts.preempt && opts.queued_wakeup, "--no-preempt-timer turns the timer off alone");
-	expect_invalid("--no-preempt-timer=1", "--no-preempt-timer=1");
+	CHECK(parse("") == OPTIONS_RUN && !opts.preempt_timer, "default: no preempt timer");
+	CHECK(parse("--preempt-timer") == OPTIONS_RUN && opts.preempt_timer &&
+	      opts.preempt && opts.queued_wakeup, "--preempt-timer turns the timer on alone");
+	expect_invalid("--preempt-timer=1", "--preempt-timer=1");
 	CHECK(parse("--no-queued-wakeup") == OPTIONS_RUN && !opts.queued_wakeup &&
 	      opts.idle_gate && opts.preempt, "--no-queued-wakeup turns queued wakeups off alone");
 	expect_invalid("--no-queued-wakeup=1", "--no-queued-wakeup=1");
