@@ -1129,6 +1129,19 @@ static void preempt_later(s32 cpu)
 			cpu == bpf_get_smp_processor_id() ? BPF_F_TIMER_CPU_PIN : 0);
 }
 
+/*
+ * Whether a wakeup waits to preempt the task running on @cctx's CPU and
+ * that task has run min_slice(): then its slice ends now (the tick, the
+ * preempt timer), and the wait is over.
+ */
+static bool preempt_due(struct cpu_ctx *cctx)
+{
+	if (!cctx->preempt_tick || bpf_ktime_get_ns() - cctx->curr_at < min_slice())
+		return false;
+	cctx->preempt_tick = false;
+	return true;
+}
+
 /* Ask an idle CPU near @cpu to pull: with push off nothing else moves tasks. */
 static void kick_puller(struct task_struct *p, s32 cpu)
 {
@@ -1596,11 +1609,8 @@ void BPF_STRUCT_OPS(push_tick, struct task_struct *p)
 	s32 cpu = scx_bpf_task_cpu(p);
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 
-	if (cctx && cctx->preempt_tick &&
-	    bpf_ktime_get_ns() - cctx->curr_at >= min_slice()) {
-		cctx->preempt_tick = false;
+	if (cctx && preempt_due(cctx))
 		p->scx.slice = 0;
-	}
 	if (scan_mode == SCX_PUSH_SCAN_MASK && !mask_test(cpu) &&
 	    dsq_head_movable(cpu, 0))
 		mask_set(cpu);
@@ -2190,10 +2200,8 @@ static int preempt_timerfn(void *map, int *key, struct preempt_timer *pt)
 	s32 cpu = *key;
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 
-	if (!cctx || !cctx->preempt_tick || cctx->released || !cctx->curr_weight ||
-	    bpf_ktime_get_ns() - cctx->curr_at < min_slice())
+	if (!cctx || cctx->released || !cctx->curr_weight || !preempt_due(cctx))
 		return 0;
-	cctx->preempt_tick = false;
 	scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
 	stat_inc(STAT_PREEMPT_TIMER);
 	return 0;
