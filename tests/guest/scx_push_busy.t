@@ -9,7 +9,10 @@
 # above 8 CPUs: under TCG each vCPU gets 2 / NR of the host's time, and at
 # 16 vCPUs a 40 ms poll missed a task's progress on some CPU in most polls
 # (the same 15 moves timed at 59-1015 ms with 20 ms polls, 102-192 ms with
-# 80 ms). Any guest shape: the counts follow the online CPUs.
+# 80 ms). Any guest shape: the counts follow the online CPUs. The holders
+# outlast spread and are killed after it: at 16 vCPUs, starting them and
+# spread took long enough that 6 s holders ended inside spread's window, and
+# the control's tasks spread over the CPUs they left idle.
 . ./lib.sh
 . ./scx_push.sh
 
@@ -26,12 +29,13 @@ crowded() {
 
 	scx_push_start "$@"
 	for cpu in $(seq 0 "$LAST"); do
-		burn -t 6 -c "$cpu" >/dev/null &
+		burn -t 30 -c "$cpu" >/dev/null &
 		holders="$holders $!"
 	done
 	sleep 1
 	out=$(spread -n "$NR" -f 0 -t "0-$LAST" -w 3000 -p "$POLL_MS")
-	wait $holders
+	kill $holders
+	wait $holders 2>/dev/null
 	scx_push_stop
 }
 
