@@ -29,6 +29,7 @@ enum long_only {
 	OPT_NO_PUSH = 0x100,
 	OPT_NO_PULL,
 	OPT_NO_BUSY,
+	OPT_NO_BUSY_GROUP,
 	OPT_NO_SYNC,
 	OPT_NO_WAKE_AFFINE,
 	OPT_NO_PREEMPT,
@@ -53,6 +54,7 @@ static const struct option long_options[] = {
 	{ "no-push",	no_argument,		NULL, OPT_NO_PUSH },
 	{ "no-pull",	no_argument,		NULL, OPT_NO_PULL },
 	{ "no-busy",	no_argument,		NULL, OPT_NO_BUSY },
+	{ "no-busy-group", no_argument,		NULL, OPT_NO_BUSY_GROUP },
 	{ "no-sync",	no_argument,		NULL, OPT_NO_SYNC },
 	{ "no-wake-affine", no_argument,	NULL, OPT_NO_WAKE_AFFINE },
 	{ "no-preempt",	no_argument,		NULL, OPT_NO_PREEMPT },
@@ -77,8 +79,8 @@ void options_usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 "Usage: %s [-s SLICE_US] [-i INTERVAL_S] [-P llc|node|all] [--no-push]\n"
-"       [--no-pull] [--no-busy] [--no-sync] [--no-wake-affine] [--no-preempt]\n"
-"       [--preempt-timer] [--slice-scale] [--wake-credit-us US]\n"
+"       [--no-pull] [--no-busy] [--no-busy-group] [--no-sync]\n"
+"       [--no-wake-affine] [--no-preempt] [--preempt-timer] [--slice-scale] [--wake-credit-us US]\n"
 "       [--mig-cost-us US] [--no-idle-gate] [--no-misfit]\n"
 "       [--capacity CPULIST:CAP[,...]] [--scan mask|full]\n"
 "       [--no-queued-wakeup] [--partial] [--stats-json FILE] [-v] [-h]\n"
@@ -95,6 +97,9 @@ void options_usage(FILE *f, const char *prog)
 "      --no-push             never push waiting tasks to idle CPUs\n"
 "      --no-pull             never pull tasks from busy CPUs\n"
 "      --no-busy             never move waiting tasks between busy CPUs\n"
+"      --no-busy-group       between busy LLCs and nodes, take only from the\n"
+"                            most loaded CPU, not from the busiest LLC or node\n"
+"                            when that CPU's tasks may not run on the taker\n"
 "      --no-sync             place sync wakeups like any other wakeup\n"
 "      --no-wake-affine      with no CPU idle, queue a wakee on its previous\n"
 "                            CPU, not on the waker's\n"
@@ -212,6 +217,7 @@ static void set_defaults(struct options *o)
 		.push		= true,
 		.pull		= true,
 		.busy		= true,
+		.busy_group	= true,
 		.sync		= true,
 		.wake_affine	= true,
 		.preempt	= true,
@@ -271,6 +277,9 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_NO_BUSY:
 			o->busy = false;
+			break;
+		case OPT_NO_BUSY_GROUP:
+			o->busy_group = false;
 			break;
 		case OPT_NO_SYNC:
 			o->sync = false;

@@ -28,6 +28,7 @@ struct options {
 	bool		push;		/* not --no-push */
 	bool		pull;		/* not --no-pull */
 	bool		busy;		/* not --no-busy */
+	bool		busy_group;	/* not --no-busy-group */
 	bool		sync;		/* not --no-sync */
 	bool		wake_affine;	/* not --no-wake-affine */
 	bool		preempt;	/* not --no-preempt */

@@ -222,6 +222,7 @@ static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq
 	skel->rodata->push_enabled = opts.push;
 	skel->rodata->pull_enabled = opts.pull;
 	skel->rodata->busy_enabled = opts.busy;
+	skel->rodata->busy_group_enabled = opts.busy_group;
 	skel->rodata->sync_enabled = opts.sync;
 	skel->rodata->preempt_enabled = opts.preempt;
 	skel->rodata->preempt_timer = opts.preempt_timer;
@@ -493,7 +494,8 @@ restart:
 	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s, busy %s, sync %s, wake affine %s, preempt %s, slice scale %s, wake credit %lu us, mig_cost %lu us, idle gate %s, misfit %s, queued wakeups %s%s)\n",
 	       opts.slice_us, opts.pull ? "up to " : "off", opts.pull ?
 	       options_scope_name(opts.scope) : "", opts.push ? "on" : "off",
-	       options_scan_name(opts.scan), opts.busy ? "on" : "off",
+	       options_scan_name(opts.scan),
+	       !opts.busy ? "off" : opts.busy_group ? "on" : "on without group moves",
 	       opts.sync ? "on" : "off", opts.wake_affine ? "on" : "off",
 	       !opts.preempt ? "off" : opts.preempt_timer ? "on with timer" : "on",
 	       opts.slice_scale ? "on" : "off",

@@ -115,6 +115,7 @@ int stats_write_json(FILE *f, const struct stats *s, const struct stats_report *
 	fprintf(f, "  \"push\": %s,\n", o->push ? "true" : "false");
 	fprintf(f, "  \"pull\": %s,\n", o->pull ? "true" : "false");
 	fprintf(f, "  \"busy_balance\": %s,\n", o->busy ? "true" : "false");
+	fprintf(f, "  \"group_balance\": %s,\n", o->busy_group ? "true" : "false");
 	fprintf(f, "  \"sync_placement\": %s,\n", o->sync ? "true" : "false");
 	fprintf(f, "  \"preemption\": %s,\n", o->preempt ? "true" : "false");
 	fprintf(f, "  \"preemption_timer\": %s,\n", o->preempt_timer ? "true" : "false");

@@ -105,7 +105,13 @@
  * move never reverses an imbalance: CFS's rule); O(CPUs) a round, and many
  * CPUs take in one round. It takes from the end of the queue in vtime order
  * tasks that may run there and waited BUSY_WAIT_NS (REMOTE_WAIT_NS across
- * nodes, at least --mig-cost-us). It counts tasks, not weights.
+ * nodes, at least --mig-cost-us). It counts tasks, not weights. Where the
+ * most loaded CPU's tasks may not run on the taker (bound to their LLC or
+ * node) while its LLC or node as a whole holds two tasks more than the
+ * taker's (per CPU), another CPU of that group gives one and is refilled
+ * inside its group in the next round (--no-busy-group turns this off): with
+ * tasks bound to nodes, a node with one task too many kept it while a CPU
+ * elsewhere ran one task alone, for the whole run.
  *
  * Misfit (seed 011; only where CPU capacities differ, from sysfs or
  * --capacity; --no-misfit turns it off). A task's utilization is a PELT-like
@@ -153,6 +159,7 @@ enum consts {
 	MAX_MOVES		= 8,	/* tasks moved per push, rescue or busy take */
 	MAX_KICKS		= 4,	/* idle CPUs the timer kicks per busy CPU */
 	MAX_CANDIDATES		= 4,	/* queued tasks a pull or busy move looks at */
+	MAX_GROUP_SCANS		= 4,	/* LLCs scanned for group moves per round */
 	BUSY_WAIT_NS		= 1000 * 1000,	/* wait before a busy-busy move */
 	LOAD_SHIFT		= 8,	/* fixed point of the loads (for their means) */
 	MIN_PULL_COST_NS	= 500 * 1000,	/* floor of the idle cap: sysctl_sched_migration_cost */
@@ -179,6 +186,7 @@ const volatile u32 scan_mode = SCX_PUSH_SCAN_MASK;
 const volatile bool push_enabled = true;
 const volatile bool pull_enabled = true;
 const volatile bool busy_enabled = true;
+const volatile bool busy_group_enabled = true;
 const volatile bool sync_enabled = true;
 const volatile bool preempt_enabled = true;
 const volatile bool preempt_timer;
@@ -1883,13 +1891,16 @@ struct node_load {
 	s32	nr_cpus;
 	s32	top[2];	/* the two LLCs whose givers give most, or -1 */
 	s32	top_give[2];	/* what they give, as measured */
+	s32	busiest[2];	/* the two LLCs with the most load per CPU, or -1 */
 };
 
 static struct llc_load llc_loads[SCX_PUSH_MAX_LLCS];
 static struct node_load node_loads[SCX_PUSH_MAX_NODES];
 static s32 top_nodes[2];	/* the two nodes whose givers give most, or -1 */
 static s32 top_node_give[2];	/* what they give, as measured */
+static s32 busiest_node;	/* the node with the most load per CPU */
 static s32 sys_load, sys_nr_cpus;
+static u32 group_scans;	/* LLCs scanned by busy_group_take() this round */
 
 static const u32 busy_stat[NR_LEVELS] = {
 	[LEVEL_LLC]	= STAT_BUSY_LLC,
@@ -1939,6 +1950,23 @@ static inline void keep_top(s32 *top, s32 *gives, s32 cand, s32 give)
 		top[1] = cand;
 		gives[1] = give;
 	}
+}
+
+/* Whether load @a over @na CPUs is more per CPU than load @b over @nb. */
+static inline bool heavier(s32 a, s32 na, s32 b, s32 nb)
+{
+	return (s64)a * nb > (s64)b * na;
+}
+
+/* Whether LLC @a (or -1) has more load per CPU than LLC @b (or -1). */
+static bool llc_heavier(s32 a, s32 b)
+{
+	if (a < 0)
+		return false;
+	if (b < 0)
+		return true;
+	return heavier(llc_load_of(a)->load, llc_nr[cpu_idx(a)],
+		       llc_load_of(b)->load, llc_nr[cpu_idx(b)]);
 }
 
 /*
@@ -1991,12 +2019,19 @@ __noinline int measure_node(u32 node)
 	nl->load = nl->nr_cpus = 0;
 	nl->top[0] = nl->top[1] = -1;
 	nl->top_give[0] = nl->top_give[1] = -1;
+	nl->busiest[0] = nl->busiest[1] = -1;
 	bpf_for(i, 0, node_nr_llcs[node_idx(node)]) {
 		llc = first + i;
 		nl->load += llc_load_of(llc)->load;
 		nl->nr_cpus += llc_nr[cpu_idx(llc)];
 		if (llc_load_of(llc)->giver >= 0)
 			keep_top(nl->top, nl->top_give, llc, llc_give(llc));
+		if (llc_heavier(llc, nl->busiest[0])) {
+			nl->busiest[1] = nl->busiest[0];
+			nl->busiest[0] = llc;
+		} else if (llc_heavier(llc, nl->busiest[1])) {
+			nl->busiest[1] = llc;
+		}
 	}
 	return 0;
 }
@@ -2104,9 +2139,85 @@ __noinline int busy_take(s32 cpu, s32 src_llc, s32 target, u32 level)
 }
 
 /*
+ * Group imbalance: @cpu is still below the target at @level, where the top
+ * giver's waiting tasks may not run on it (they are bound to their LLC or
+ * node), but the busiest group of the level (the other LLCs of @cpu's node
+ * at LEVEL_NODE, the other nodes at LEVEL_ALL) holds so much more per CPU
+ * than @cpu's own that one task less there and one more here does not
+ * reverse the imbalance (CFS's rule, between groups). Then a CPU of that
+ * group's busiest LLC with more load than @cpu gives it a task that may run
+ * on it, and the CPU left short fills up from its own group's giver in the
+ * next round. One task per call, MAX_GROUP_SCANS LLC scans per round.
+ */
+__noinline int busy_group_take(s32 cpu, u32 level)
+{
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu), *sctx;
+	s32 src_llc, src_node, load, nr, src_load, src_nr, src;
+	struct node_load *nl, *snl;
+	u32 llc, node, first, i;
+	struct llc_load *ll;
+
+	if (!cctx || !cpu_usable(cpu) || group_scans >= MAX_GROUP_SCANS)
+		return 0;
+	llc = cpu_llc[cpu_idx(cpu)];
+	node = llc_node[cpu_idx(llc)];
+	nl = &node_loads[node_idx(node)];
+	src_node = node;
+	if (level == LEVEL_NODE) {
+		src_llc = nl->busiest[0] != llc ? nl->busiest[0] : nl->busiest[1];
+		if (src_llc < 0)
+			return 0;
+		load = llc_load_of(llc)->load;
+		nr = llc_nr[cpu_idx(llc)];
+		src_load = llc_load_of(src_llc)->load;
+		src_nr = llc_nr[cpu_idx(src_llc)];
+	} else if (level == LEVEL_ALL) {
+		src_node = busiest_node;
+		if (src_node < 0 || src_node == node)
+			return 0;
+		snl = &node_loads[node_idx(src_node)];
+		src_llc = snl->busiest[0];
+		if (src_llc < 0)
+			return 0;
+		load = nl->load;
+		nr = nl->nr_cpus;
+		src_load = snl->load;
+		src_nr = snl->nr_cpus;
+	} else {
+		return 0;
+	}
+	if (heavier(load + TASK_LOAD, nr, src_load - TASK_LOAD, src_nr))
+		return 0;
+
+	group_scans++;
+	first = llc_first[cpu_idx(src_llc)];
+	bpf_for(i, 0, llc_nr[cpu_idx(src_llc)]) {
+		src = llc_cpus[cpu_idx(first + i)];
+		sctx = lookup_cpu_ctx(src);
+		if (!sctx || sctx->released || sctx->load_prev <= cctx->load_take ||
+		    !busy_move_one(src, cpu, level))
+			continue;
+		stat_inc(STAT_BUSY_GROUP);
+		cctx->load_take += TASK_LOAD;
+		llc_load_of(llc)->load += TASK_LOAD;
+		ll = llc_load_of(src_llc);
+		ll->load -= TASK_LOAD;
+		if (ll->giver == src)
+			ll->give -= TASK_LOAD;
+		if (level == LEVEL_ALL) {
+			nl->load += TASK_LOAD;
+			node_loads[node_idx(src_node)].load -= TASK_LOAD;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * @cpu takes tasks until it reaches the target: from its LLC's giver, then
  * from the top giver of its node, then from that of the other nodes, as far
- * as -P allows.
+ * as -P allows; at each level beyond the LLC, from the busiest group if
+ * the top giver had nothing for it.
  */
 __noinline int busy_fill(s32 cpu)
 {
@@ -2123,6 +2234,8 @@ __noinline int busy_fill(s32 cpu)
 		if (cctx->load_take >= target)
 			break;
 		busy_take(cpu, busy_source(cpu, llc, node, level), target, level);
+		if (busy_group_enabled && level != LEVEL_LLC && cctx->load_take < target)
+			busy_group_take(cpu, level);
 	}
 	return 0;
 }
@@ -2134,6 +2247,7 @@ __noinline int measure_system(void)
 	u32 node;
 
 	sys_load = sys_nr_cpus = 0;
+	busiest_node = -1;
 	top_nodes[0] = top_nodes[1] = -1;
 	top_node_give[0] = top_node_give[1] = -1;
 	bpf_for(node, 0, nr_nodes) {
@@ -2143,6 +2257,10 @@ __noinline int measure_system(void)
 		sys_nr_cpus += nl->nr_cpus;
 		if (nl->top[0] >= 0)
 			keep_top(top_nodes, top_node_give, node, nl->top_give[0]);
+		if (busiest_node < 0 ||
+		    heavier(nl->load, nl->nr_cpus, node_loads[node_idx(busiest_node)].load,
+			    node_loads[node_idx(busiest_node)].nr_cpus))
+			busiest_node = node;
 	}
 	return 0;
 }
@@ -2156,6 +2274,7 @@ static void busy_balance(void)
 	bpf_for(llc, 0, nr_llcs)
 		measure_llc(llc);
 	measure_system();
+	group_scans = 0;
 	bpf_for(cpu, 0, nr_cpus)
 		busy_fill(cpu);
 }
@@ -2225,9 +2344,10 @@ void BPF_STRUCT_OPS(push_dump, struct scx_dump_ctx *dctx)
 	scx_bpf_dump("scx_push: slice_ns=%llu pull_scope=%s scan=%s push=%s pull=%s\n",
 		     slice_ns, scope, scan_mode == SCX_PUSH_SCAN_MASK ? scan_mask : scan_full,
 		     on_off(push_enabled), on_off(pull_enabled));
-	scx_bpf_dump("scx_push: busy=%s sync=%s wake_affine=%s preempt=%s idle_gate=%s misfit=%s\n",
-		     on_off(busy_enabled), on_off(sync_enabled), on_off(wake_affine),
-		     on_off(preempt_enabled), on_off(idle_gate), on_off(misfit_enabled));
+	scx_bpf_dump("scx_push: busy=%s group=%s sync=%s wake_affine=%s preempt=%s idle_gate=%s misfit=%s\n",
+		     on_off(busy_enabled), on_off(busy_group_enabled), on_off(sync_enabled),
+		     on_off(wake_affine), on_off(preempt_enabled), on_off(idle_gate),
+		     on_off(misfit_enabled));
 	bpf_for(llc, 0, nr_llcs) {
 		scx_bpf_dump("llc %u (node %d) overloaded:", llc, llc_node_id(llc));
 		bpf_for(i, 0, llc_nr[cpu_idx(llc)]) {

@@ -61,6 +61,7 @@ enum scx_push_scan {
 	X(BUSY_LLC,	busy_llc,	BUSY,	"tasks moved between busy CPUs of an LLC") \
 	X(BUSY_NODE,	busy_node,	BUSY,	"tasks moved between busy LLCs of a node") \
 	X(BUSY_REMOTE,	busy_remote,	BUSY,	"tasks moved between busy nodes") \
+	X(BUSY_GROUP,	busy_group,	BUSY,	"busy moves from a busiest LLC or node, not its top giver") \
 	X(PULL_LLC_TRY,	pull_llc_try,	PULL,	"pulls that searched the own LLC") \
 	X(PULL_LLC,	pull_llc,	PULL,	"tasks pulled from the own LLC") \
 	X(PULL_NODE_TRY, pull_node_try,	PULL,	"pulls that searched the other LLCs of the node") \

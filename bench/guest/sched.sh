@@ -6,7 +6,9 @@
 # tree's scx_simple), push (scx_push with its defaults) and the scx_push
 # ablations, each with one mechanism off: push-nopush (pushes to idle CPUs),
 # push-nopull (pulls by idle CPUs), push-nobusy (moves between busy CPUs),
-# push-nosync (SCX_WAKE_SYNC placement), push-noaffine (wakees of a busy
+# push-nogroup (moves from the busiest LLC or node when the most loaded
+# CPU has nothing for the taker: --no-busy-group), push-nosync
+# (SCX_WAKE_SYNC placement), push-noaffine (wakees of a busy
 # machine queued on the waker's CPU: --no-wake-affine), push-nopreempt
 # (wakeup preemption), push-nohot (the cache-hot gate of pulls:
 # --mig-cost-us 0), push-nogate (the idle-time gate of pulls:
@@ -29,7 +31,7 @@ SCHED_JSON=/tmp/sched.json
 SCHED_PID=
 LOAD_TIMEOUT_S=${LOAD_TIMEOUT_S:-60}
 
-ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-nobusy push-nosync \
+ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-nobusy push-nogroup push-nosync \
 push-noaffine push-nopreempt push-nohot push-nogate push-scanfull push-llc push-noqueue \
 push-ptimer push-s20 push-scaled"
 
@@ -42,6 +44,7 @@ config_args() {
 	push-nopush) echo "scx_push --no-push" ;;
 	push-nopull) echo "scx_push --no-pull" ;;
 	push-nobusy) echo "scx_push --no-busy" ;;
+	push-nogroup) echo "scx_push --no-busy-group" ;;
 	push-nosync) echo "scx_push --no-sync" ;;
 	push-noaffine) echo "scx_push --no-wake-affine" ;;
 	push-nopreempt) echo "scx_push --no-preempt" ;;

@@ -34,7 +34,7 @@ sleep 0.5
 echo 0 >"$event"
 grep -q "scx_push: slice_ns=3000000 pull_scope=all scan=mask push=on pull=on" /sys/kernel/tracing/trace ||
 	fail "SysRq-D dump lacks the scx_push header"
-grep -q "scx_push: busy=on sync=on wake_affine=on preempt=on idle_gate=on" /sys/kernel/tracing/trace ||
+grep -q "scx_push: busy=on group=on sync=on wake_affine=on preempt=on idle_gate=on" /sys/kernel/tracing/trace ||
 	fail "SysRq-D dump lacks the scx_push mechanisms"
 grep -q "llc $((LLCS - 1)) (node $((NODES - 1))) overloaded:" /sys/kernel/tracing/trace || fail "SysRq-D dump lacks the LLC masks"
 

@@ -145,6 +145,9 @@ int main(void)
 	      OPTIONS_RUN && !opts.busy && !opts.sync && !opts.wake_affine && !opts.preempt &&
 	      opts.mig_cost_us == 0 && !opts.idle_gate && opts.push && opts.pull,
 	      "the v2 ablations, each off alone");
+	CHECK(parse("") == OPTIONS_RUN && opts.busy_group, "default: group moves");
+	CHECK(parse("--no-busy-group") == OPTIONS_RUN && !opts.busy_group && opts.busy,
+	      "--no-busy-group turns group moves off, not the busy balance");
 	CHECK(parse("") == OPTIONS_RUN && opts.queued_wakeup, "default: queued wakeups");
 	CHECK(parse("") == OPTIONS_RUN && !opts.preempt_timer, "default: no preempt timer");
 	CHECK(parse("--preempt-timer") == OPTIONS_RUN && opts.preempt_timer &&
