@@ -14,7 +14,9 @@
 #               TCG latencies reach tens of ms, beyond a practical -h range.
 #   pipe        perf bench sched pipe: usec_per_op of a ping-pong.
 #   oversub     2 x nCPU CPU-bound tasks of fixed work, mixed affinity
-#               (oversub_cpus): makespan_ms and spread_ms of their completions.
+#               (oversub_cpus): makespan_ms and spread_ms of their completions,
+#               and mean_ms, their mean: the CPU time the tasks got in all
+#               (with equal work, the tail is makespan_ms over mean_ms).
 #   rt          a busy task of the class under test and a SCHED_FIFO hog, both
 #               pinned to the last CPU: share_pct of the CPU the busy task got
 #               (the deadline servers' 50 ms/1 s, i.e. ~5%). "server-off" sets
@@ -164,7 +166,8 @@ run_oversub() {
 	# shellcheck disable=SC2046 # one argument per task
 	oversub -w "$SIZE_OVERSUB_MITERS" $(oversub_cpus) >"$1" 2>&1 || return 1
 	awk '/^oversub / { for (i = 2; i <= NF; i++) { split($i, kv, "=")
-		if (kv[1] == "makespan_ms" || kv[1] == "spread_ms") print kv[1], kv[2] } }' "$1"
+		if (kv[1] == "makespan_ms" || kv[1] == "mean_ms" || kv[1] == "spread_ms")
+			print kv[1], kv[2] } }' "$1"
 }
 
 # rt CASE RAW: the busy task's share of a CPU held by a SCHED_FIFO hog. The
