@@ -27,7 +27,7 @@ METRIC_LABELS = {
     "max_us": "max latency (us)",
     "usec_per_op": "us/op",
     "makespan_ms": "makespan (ms)",
-    "mean_ms": "mean completion (ms)",
+    "makespan_norm": "makespan / (CPU time / CPUs)",
     "spread_ms": "completion spread (ms)",
     "share_pct": "CPU share (%)",
 }

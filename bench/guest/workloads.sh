@@ -15,8 +15,9 @@
 #   pipe        perf bench sched pipe: usec_per_op of a ping-pong.
 #   oversub     2 x nCPU CPU-bound tasks of fixed work, mixed affinity
 #               (oversub_cpus): makespan_ms and spread_ms of their completions,
-#               and mean_ms, their mean: the CPU time the tasks got in all
-#               (with equal work, the tail is makespan_ms over mean_ms).
+#               and makespan_norm, the makespan over the tasks' CPU time
+#               spread over all CPUs (1.00: every CPU busy until all finish
+#               together), which divides out how fast the host ran the vCPUs.
 #   rt          a busy task of the class under test and a SCHED_FIFO hog, both
 #               pinned to the last CPU: share_pct of the CPU the busy task got
 #               (the deadline servers' 50 ms/1 s, i.e. ~5%). "server-off" sets
@@ -166,7 +167,7 @@ run_oversub() {
 	# shellcheck disable=SC2046 # one argument per task
 	oversub -w "$SIZE_OVERSUB_MITERS" $(oversub_cpus) >"$1" 2>&1 || return 1
 	awk '/^oversub / { for (i = 2; i <= NF; i++) { split($i, kv, "=")
-		if (kv[1] == "makespan_ms" || kv[1] == "mean_ms" || kv[1] == "spread_ms")
+		if (kv[1] == "makespan_ms" || kv[1] == "makespan_norm" || kv[1] == "spread_ms")
 			print kv[1], kv[2] } }' "$1"
 }
 
