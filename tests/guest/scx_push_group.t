@@ -8,7 +8,13 @@
 # too few, and B, the most loaded CPU, has nothing T may run: with
 # --no-busy-group (control) T's holder keeps T to itself. With group moves
 # another CPU of that group gives T its free burner and takes one of B's.
-# T's holder then gets about half of T instead of all of it.
+# T's holder then gets about half of T instead of all of it. In the
+# control it got 91-101 % in most runs, 74 and 78 % in two of eight, with
+# group moves 45-50 % (what else ran on T in those two controls is
+# not known: the test's own short tasks are candidates, and -i 3600 keeps
+# scx_push's output out of the way); so the control must leave T's holder
+# MARGIN points more than group moves do, and group moves at most
+# SHARED_MAX.
 . ./lib.sh
 . ./scx_push.sh
 
@@ -16,7 +22,7 @@ NR=$(nproc)
 LAST=$((NR - 1))
 HOLD_S=60	# more than the test needs; the burners are killed after it
 SHARED_MAX=70	# % of T for T's holder once a second task runs there
-ALONE_MIN=85	# % of T for T's holder in the control
+MARGIN=15	# points more for T's holder in the control
 
 # groups: one CPU list per line, the nodes if there are two or more, else
 # the LLCs.
@@ -46,7 +52,7 @@ uptime_cs() { awk '{ printf "%d", $1 * 100 }' /proc/uptime; }
 # were widened, under scx_push OPTION...
 holder_share() {
 	local c p holder pids="" bound="" free="" ms0 ms1 t0 t1
-	scx_push_start "$@"
+	scx_push_start -i 3600 "$@"
 	for c in $(seq 0 "$LAST"); do
 		burn -t "$HOLD_S" -c "$c" >/dev/null &
 		pids="$pids $!"
@@ -81,11 +87,11 @@ holder_share() {
 holder_share --no-busy-group
 alone=$SHARE
 info "control (--no-busy-group): T=CPU $T's holder got $alone % of it, group moves $(scx_push_stat busy_group)"
-[ "$alone" -ge "$ALONE_MIN" ] ||
-	fail "--no-busy-group: T's holder got $alone % < $ALONE_MIN %: T was not left short, the test shows nothing"
 holder_share
 shared=$SHARE
 moves=$(scx_push_stat busy_group)
 info "group moves: T=CPU $T's holder got $shared % of it; $moves group moves"
 [ "$shared" -le "$SHARED_MAX" ] || fail "T's holder got $shared % > $SHARED_MAX %: no task was moved to T"
+[ "$alone" -ge $((shared + MARGIN)) ] ||
+	fail "--no-busy-group: T's holder got $alone %, not $MARGIN points more than with group moves ($shared %): T was not left short, the test shows nothing"
 [ "$moves" -gt 0 ] || fail "no group move counted"
