@@ -107,11 +107,12 @@
  * tasks that may run there and waited BUSY_WAIT_NS (REMOTE_WAIT_NS across
  * nodes, at least --mig-cost-us). It counts tasks, not weights. Where the
  * most loaded CPU's tasks may not run on the taker (bound to their LLC or
- * node) while its LLC or node as a whole holds two tasks more than the
- * taker's (per CPU), another CPU of that group gives one and is refilled
- * inside its group in the next round (--no-busy-group turns this off): with
- * tasks bound to nodes, a node with one task too many kept it while a CPU
- * elsewhere ran one task alone, for the whole run.
+ * node) while its LLC or node holds so much more per CPU than the taker's
+ * that one task fewer there and one more here does not reverse that,
+ * another CPU of that group gives one and is refilled inside its group in
+ * the next round (--no-busy-group turns this off): with tasks bound to
+ * nodes, a node with one task too many kept it while a CPU elsewhere ran
+ * one task alone, for the whole run.
  *
  * Misfit (seed 011; only where CPU capacities differ, from sysfs or
  * --capacity; --no-misfit turns it off). A task's utilization is a PELT-like
