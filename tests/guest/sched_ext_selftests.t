@@ -18,6 +18,9 @@ skipped=$(grep -c '# SKIP' /tmp/selftests.results)
 info "$total selftests, $skipped skipped, failed: ${failed:-none}"
 
 dmesg -r | sed -n "/$SELFTESTS_BEGIN/,/$SELFTESTS_END/p" >/tmp/selftests.dmesg
+# The window is only judged whole: a ring that wrapped lost its start.
+grep -q "$SELFTESTS_BEGIN" /tmp/selftests.dmesg && grep -q "$SELFTESTS_END" /tmp/selftests.dmesg ||
+	fail "the kernel log lost the selftests' begin or end marker ($(dmesg | wc -c) bytes in the ring)"
 stalls=$(rcu_stalls </tmp/selftests.dmesg | grep -c 'detected stalls')
 ejected=$(grep -E 'sched_ext: .*(watchdog failed|failed to run for)' /tmp/selftests.dmesg |
 	sed 's/.*sched_ext: //' | tr '\n' ';' | sed 's/;$//')
