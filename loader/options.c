@@ -37,7 +37,6 @@ enum long_only {
 	OPT_WAKE_CREDIT,
 	OPT_MIG_COST,
 	OPT_NO_IDLE_GATE,
-	OPT_NO_TICK_KICK,
 	OPT_NO_MISFIT,
 	OPT_CAPACITY,
 	OPT_SCAN,
@@ -64,7 +63,6 @@ static const struct option long_options[] = {
 	{ "wake-credit-us", required_argument,	NULL, OPT_WAKE_CREDIT },
 	{ "mig-cost-us", required_argument,	NULL, OPT_MIG_COST },
 	{ "no-idle-gate", no_argument,		NULL, OPT_NO_IDLE_GATE },
-	{ "no-tick-kick", no_argument,		NULL, OPT_NO_TICK_KICK },
 	{ "no-misfit",	no_argument,		NULL, OPT_NO_MISFIT },
 	{ "capacity",	required_argument,	NULL, OPT_CAPACITY },
 	{ "scan",	required_argument,	NULL, OPT_SCAN },
@@ -83,7 +81,7 @@ void options_usage(FILE *f, const char *prog)
 "Usage: %s [-s SLICE_US] [-i INTERVAL_S] [-P llc|node|all] [--no-push]\n"
 "       [--no-pull] [--no-busy] [--no-busy-group] [--no-sync]\n"
 "       [--no-wake-affine] [--no-preempt] [--preempt-timer] [--slice-scale] [--wake-credit-us US]\n"
-"       [--mig-cost-us US] [--no-idle-gate] [--no-tick-kick] [--no-misfit]\n"
+"       [--mig-cost-us US] [--no-idle-gate] [--no-misfit]\n"
 "       [--capacity CPULIST:CAP[,...]] [--scan mask|full]\n"
 "       [--no-queued-wakeup] [--partial] [--stats-json FILE] [-v] [-h]\n"
 "\n"
@@ -118,8 +116,6 @@ void options_usage(FILE *f, const char *prog)
 "                            cache hot and not pulled, 0..%d (default %d)\n"
 "      --no-idle-gate        pull even where a pull costs more than the CPU's\n"
 "                            average idle time\n"
-"      --no-tick-kick        a busy CPU's tick does not kick an idle CPU to pull\n"
-"                            a task that waited 1 ms (the timer still does)\n"
 "      --no-misfit           never move a task that outgrows a small CPU to a\n"
 "                            bigger one (on only when CPU capacities differ)\n"
 "      --capacity CPULIST:CAP[,CPULIST:CAP...]\n"
@@ -227,7 +223,6 @@ static void set_defaults(struct options *o)
 		.preempt	= true,
 		.mig_cost_us	= OPT_MIG_COST_US_DFL,
 		.idle_gate	= true,
-		.tick_kick	= true,
 		.misfit		= true,
 		.queued_wakeup	= true,
 		.sysfs_root	= root && *root ? root : "/sys",
@@ -310,9 +305,6 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_NO_IDLE_GATE:
 			o->idle_gate = false;
-			break;
-		case OPT_NO_TICK_KICK:
-			o->tick_kick = false;
 			break;
 		case OPT_NO_MISFIT:
 			o->misfit = false;

@@ -37,7 +37,6 @@ struct options {
 	unsigned long	wake_credit_us;	/* --wake-credit-us, default slice_us */
 	unsigned long	mig_cost_us;	/* --mig-cost-us */
 	bool		idle_gate;	/* not --no-idle-gate */
-	bool		tick_kick;	/* not --no-tick-kick */
 	bool		misfit;		/* not --no-misfit */
 	bool		queued_wakeup;	/* not --no-queued-wakeup */
 	struct capacity_spec	capacity; /* --capacity */

@@ -230,7 +230,6 @@ static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq
 	skel->rodata->wake_credit_ns = opts.wake_credit_us * 1000;
 	skel->rodata->mig_cost_ns = opts.mig_cost_us * 1000;
 	skel->rodata->idle_gate = opts.idle_gate;
-	skel->rodata->tick_kick = opts.tick_kick;
 	skel->rodata->wake_affine = opts.wake_affine;
 	set_topology(skel, t);
 	/*
@@ -492,7 +491,7 @@ restart:
 		scx_push__destroy(skel);
 		return 1;
 	}
-	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s, busy %s, sync %s, wake affine %s, preempt %s, slice scale %s, wake credit %lu us, mig_cost %lu us, idle gate %s, tick kick %s, misfit %s, queued wakeups %s%s)\n",
+	printf("scx_push: scheduling (slice %lu us, pull %s%s, push %s, scan %s, busy %s, sync %s, wake affine %s, preempt %s, slice scale %s, wake credit %lu us, mig_cost %lu us, idle gate %s, misfit %s, queued wakeups %s%s)\n",
 	       opts.slice_us, opts.pull ? "up to " : "off", opts.pull ?
 	       options_scope_name(opts.scope) : "", opts.push ? "on" : "off",
 	       options_scan_name(opts.scan),
@@ -501,7 +500,6 @@ restart:
 	       !opts.preempt ? "off" : opts.preempt_timer ? "on with timer" : "on",
 	       opts.slice_scale ? "on" : "off",
 	       opts.wake_credit_us, opts.mig_cost_us, opts.idle_gate ? "on" : "off",
-	       opts.tick_kick ? "on" : "off",
 	       misfit_on(topo) ? "on" : "off", queued_wakeup_state(),
 	       opts.partial ? ", SCHED_EXT tasks only" : "");
 	print_verified_insns(skel);

@@ -114,7 +114,6 @@ int stats_write_json(FILE *f, const struct stats *s, const struct stats_report *
 	fprintf(f, "  \"scan\": \"%s\",\n", options_scan_name(o->scan));
 	fprintf(f, "  \"push\": %s,\n", o->push ? "true" : "false");
 	fprintf(f, "  \"pull\": %s,\n", o->pull ? "true" : "false");
-	fprintf(f, "  \"tick_kick\": %s,\n", o->tick_kick ? "true" : "false");
 	fprintf(f, "  \"busy_balance\": %s,\n", o->busy ? "true" : "false");
 	fprintf(f, "  \"group_balance\": %s,\n", o->busy_group ? "true" : "false");
 	fprintf(f, "  \"sync_placement\": %s,\n", o->sync ? "true" : "false");

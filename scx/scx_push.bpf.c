@@ -78,11 +78,6 @@
  * hot (ran less than --mig-cost-us ago, as CFS's task_hot()), and stops as soon
  * as work arrives for it. A task queued on the CPU meanwhile is run before it
  * goes idle, and a task queued on another CPU kicks it if it is idle.
- * An idle CPU that the gate stopped, or that found only tasks too fresh to
- * take, is kicked to pull again by the tick of a busy CPU whose first
- * waiting task has waited BUSY_WAIT_NS and may run on it (CFS's nohz
- * balancer kick; --no-tick-kick leaves it to the balance timer, every
- * TIMER_INTERVAL_NS).
  * --scan full walks every CPU instead of the masks; it exists to measure what
  * the masks save.
  *
@@ -200,7 +195,6 @@ const volatile bool slice_scale;
 const volatile u64 wake_credit_ns = SCX_SLICE_DFL;
 const volatile u64 mig_cost_ns = 500 * 1000;
 const volatile bool idle_gate = true;
-const volatile bool tick_kick = true;
 const volatile bool wake_affine = true;
 
 /* topology, see loader/topology.h for the layout */
@@ -1615,39 +1609,9 @@ void BPF_STRUCT_OPS(push_dispatch, s32 cpu, struct task_struct *prev)
 }
 
 /*
- * CFS's nohz balancer kick, for one task: the head of @cpu's queue waited
- * BUSY_WAIT_NS (REMOTE_WAIT_NS, the wait a pull across nodes wants, is no
- * longer) while a CPU it may run on, within -P, is idle: kick that CPU to
- * pull. An idle CPU whose pull the idle gate stopped, or that found only
- * tasks too fresh to take, is otherwise left idle next to them until a
- * push or the balance timer, up to TIMER_INTERVAL_NS later.
- */
-static void tick_kick_idle(s32 cpu)
-{
-	struct task_struct *p;
-	struct task_ctx *tctx;
-	s32 idle;
-
-	bpf_for_each(scx_dsq, p, cpu, 0) {
-		if (task_pinned(p))
-			break;
-		tctx = bpf_task_storage_get(&task_ctxs, p, 0, 0);
-		if (!tctx || bpf_ktime_get_ns() - tctx->queued_at < BUSY_WAIT_NS)
-			break;
-		idle = pick_idle_near(p, cpu, pull_max_level(), this_tmp_mask());
-		if (idle >= 0) {
-			scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
-			stat_inc(STAT_TICK_KICK);
-		}
-		break;
-	}
-}
-
-/*
  * End the slice that a wakeup asked to preempt (preempt_later()) once the
- * running task ran its minimum, kick an idle CPU for a task that waits
- * here, and repair a set bit lost to a race between a puller and an
- * enqueue.
+ * running task ran its minimum, and repair a set bit lost to a race between
+ * a puller and an enqueue.
  */
 void BPF_STRUCT_OPS(push_tick, struct task_struct *p)
 {
@@ -1656,8 +1620,6 @@ void BPF_STRUCT_OPS(push_tick, struct task_struct *p)
 
 	if (cctx && preempt_due(cctx))
 		p->scx.slice = 0;
-	if (tick_kick && pull_enabled && scx_bpf_dsq_nr_queued(cpu) > 0)
-		tick_kick_idle(cpu);
 	if (scan_mode == SCX_PUSH_SCAN_MASK && !mask_test(cpu) &&
 	    dsq_head_movable(cpu, 0))
 		mask_set(cpu);
@@ -2383,10 +2345,10 @@ void BPF_STRUCT_OPS(push_dump, struct scx_dump_ctx *dctx)
 	scx_bpf_dump("scx_push: slice_ns=%llu pull_scope=%s scan=%s push=%s pull=%s\n",
 		     slice_ns, scope, scan_mode == SCX_PUSH_SCAN_MASK ? scan_mask : scan_full,
 		     on_off(push_enabled), on_off(pull_enabled));
-	scx_bpf_dump("scx_push: busy=%s group=%s sync=%s wake_affine=%s preempt=%s idle_gate=%s tick_kick=%s misfit=%s\n",
+	scx_bpf_dump("scx_push: busy=%s group=%s sync=%s wake_affine=%s preempt=%s idle_gate=%s misfit=%s\n",
 		     on_off(busy_enabled), on_off(busy_group_enabled), on_off(sync_enabled),
 		     on_off(wake_affine), on_off(preempt_enabled), on_off(idle_gate),
-		     on_off(tick_kick), on_off(misfit_enabled));
+		     on_off(misfit_enabled));
 	bpf_for(llc, 0, nr_llcs) {
 		scx_bpf_dump("llc %u (node %d) overloaded:", llc, llc_node_id(llc));
 		bpf_for(i, 0, llc_nr[cpu_idx(llc)]) {

@@ -74,7 +74,6 @@ enum scx_push_scan {
 	X(PULL_GATED,	pull_gated,	PULL,	"pulls stopped at a level costlier than the expected idle time") \
 	X(PULL_ABORT,	pull_abort,	PULL,	"pulls stopped early because work arrived") \
 	X(PULL_KICK,	pull_kick,	PULL,	"idle CPUs kicked to pull")	\
-	X(TICK_KICK,	tick_kick,	PULL,	"idle CPUs kicked to pull by a busy CPU's tick") \
 	X(PULL_NS,	pull_ns,	PULL,	"time spent pulling (ns)")	\
 	X(MASK_SET,	mask_set,	MASK,	"overloaded bits set")		\
 	X(MASK_CLEAR,	mask_clear,	MASK,	"overloaded bits cleared")	\

@@ -146,9 +146,6 @@ int main(void)
 	      opts.mig_cost_us == 0 && !opts.idle_gate && opts.push && opts.pull,
 	      "the v2 ablations, each off alone");
 	CHECK(parse("") == OPTIONS_RUN && opts.busy_group, "default: group moves");
-	CHECK(parse("") == OPTIONS_RUN && opts.tick_kick, "default: tick kicks");
-	CHECK(parse("--no-tick-kick") == OPTIONS_RUN && !opts.tick_kick && opts.pull && opts.idle_gate,
-	      "--no-tick-kick turns tick kicks off, not pulls or the idle gate");
 	CHECK(parse("--no-busy-group") == OPTIONS_RUN && !opts.busy_group && opts.busy,
 	      "--no-busy-group turns group moves off, not the busy balance");
 	CHECK(parse("") == OPTIONS_RUN && opts.queued_wakeup, "default: queued wakeups");

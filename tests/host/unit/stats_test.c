@@ -95,8 +95,6 @@ static void test_json(void)
 	CHECK(strstr(text, "  \"idle_gate\": false,\n  \"misfit\": false,\n"
 			   "  \"queued_wakeup\": \"off\",\n"),
 	      "JSON says misfit handling and queued wakeups are off, after idle_gate");
-	CHECK(strstr(text, "  \"pull\": true,\n  \"tick_kick\": false,\n"),
-	      "JSON says whether tick kicks are on, after pull");
 	CHECK(strstr(text, "  \"busy_balance\": false,\n  \"group_balance\": false,\n"),
 	      "JSON says whether group moves are on, after busy_balance");
 	CHECK(strstr(text, "  \"preemption\": false,\n  \"preemption_timer\": false,\n"),
