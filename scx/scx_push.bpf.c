@@ -2364,8 +2364,16 @@ void BPF_STRUCT_OPS(push_dump_cpu, struct scx_dump_ctx *dctx, s32 cpu, bool idle
 {
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 	s32 queued = scx_bpf_dsq_nr_queued(cpu);
+	u64 now = bpf_ktime_get_ns();
 
-	if (!cctx || (idle && queued <= 0))
+	if (!cctx)
+		return;
+	/* the idle gate's state, for idle CPUs too: why one did not pull */
+	scx_bpf_dump("scx_push: idle_ms=%llu avg_idle_us=%llu pull_cost_us=%llu/%llu/%llu\n",
+		     cctx->idle_at ? (now - cctx->idle_at) / 1000000 : 0,
+		     cctx->avg_idle / 1000, cctx->pull_cost[LEVEL_LLC] / 1000,
+		     cctx->pull_cost[LEVEL_NODE] / 1000, cctx->pull_cost[LEVEL_ALL] / 1000);
+	if (idle && queued <= 0)
 		return;
 	scx_bpf_dump("scx_push: dsq %d queued, overloaded=%d released=%d vclock=%llu",
 		     queued, mask_test(cpu), cctx->released, cctx->vclock);

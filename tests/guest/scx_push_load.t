@@ -37,6 +37,8 @@ grep -q "scx_push: slice_ns=3000000 pull_scope=all scan=mask push=on pull=on" /s
 grep -q "scx_push: busy=on group=on sync=on wake_affine=on preempt=on idle_gate=on" /sys/kernel/tracing/trace ||
 	fail "SysRq-D dump lacks the scx_push mechanisms"
 grep -q "llc $((LLCS - 1)) (node $((NODES - 1))) overloaded:" /sys/kernel/tracing/trace || fail "SysRq-D dump lacks the LLC masks"
+grep -q "scx_push: idle_ms=[0-9]* avg_idle_us=[0-9]* pull_cost_us=[0-9]*/[0-9]*/[0-9]*" \
+	/sys/kernel/tracing/trace || fail "SysRq-D dump lacks the idle gate's state per CPU"
 
 scx_push_stop
 grep -q "^topology: $NR CPUs online (0-$((NR - 1))) of $NR, $NODES $NODES_WORD, $LLCS LLCs" \
