@@ -37,6 +37,7 @@ enum long_only {
 	OPT_WAKE_CREDIT,
 	OPT_MIG_COST,
 	OPT_NO_IDLE_GATE,
+	OPT_GATE_KICKED,
 	OPT_NO_MISFIT,
 	OPT_CAPACITY,
 	OPT_SCAN,
@@ -63,6 +64,7 @@ static const struct option long_options[] = {
 	{ "wake-credit-us", required_argument,	NULL, OPT_WAKE_CREDIT },
 	{ "mig-cost-us", required_argument,	NULL, OPT_MIG_COST },
 	{ "no-idle-gate", no_argument,		NULL, OPT_NO_IDLE_GATE },
+	{ "gate-kicked", no_argument,		NULL, OPT_GATE_KICKED },
 	{ "no-misfit",	no_argument,		NULL, OPT_NO_MISFIT },
 	{ "capacity",	required_argument,	NULL, OPT_CAPACITY },
 	{ "scan",	required_argument,	NULL, OPT_SCAN },
@@ -81,7 +83,7 @@ void options_usage(FILE *f, const char *prog)
 "Usage: %s [-s SLICE_US] [-i INTERVAL_S] [-P llc|node|all] [--no-push]\n"
 "       [--no-pull] [--no-busy] [--no-busy-group] [--no-sync]\n"
 "       [--no-wake-affine] [--no-preempt] [--preempt-timer] [--slice-scale] [--wake-credit-us US]\n"
-"       [--mig-cost-us US] [--no-idle-gate] [--no-misfit]\n"
+"       [--mig-cost-us US] [--no-idle-gate] [--gate-kicked] [--no-misfit]\n"
 "       [--capacity CPULIST:CAP[,...]] [--scan mask|full]\n"
 "       [--no-queued-wakeup] [--partial] [--stats-json FILE] [-v] [-h]\n"
 "\n"
@@ -116,6 +118,8 @@ void options_usage(FILE *f, const char *prog)
 "                            cache hot and not pulled, 0..%d (default %d)\n"
 "      --no-idle-gate        pull even where a pull costs more than the CPU's\n"
 "                            average idle time\n"
+"      --gate-kicked         gate the pulls the balance timer asks an idle CPU\n"
+"                            for too (default: those are never gated)\n"
 "      --no-misfit           never move a task that outgrows a small CPU to a\n"
 "                            bigger one (on only when CPU capacities differ)\n"
 "      --capacity CPULIST:CAP[,CPULIST:CAP...]\n"
@@ -305,6 +309,9 @@ enum options_status options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_NO_IDLE_GATE:
 			o->idle_gate = false;
+			break;
+		case OPT_GATE_KICKED:
+			o->gate_kicked = true;
 			break;
 		case OPT_NO_MISFIT:
 			o->misfit = false;

@@ -37,6 +37,7 @@ struct options {
 	unsigned long	wake_credit_us;	/* --wake-credit-us, default slice_us */
 	unsigned long	mig_cost_us;	/* --mig-cost-us */
 	bool		idle_gate;	/* not --no-idle-gate */
+	bool		gate_kicked;	/* --gate-kicked */
 	bool		misfit;		/* not --no-misfit */
 	bool		queued_wakeup;	/* not --no-queued-wakeup */
 	struct capacity_spec	capacity; /* --capacity */

@@ -230,6 +230,7 @@ static struct scx_push *open_scheduler(const struct topology *t, u64 hotplug_seq
 	skel->rodata->wake_credit_ns = opts.wake_credit_us * 1000;
 	skel->rodata->mig_cost_ns = opts.mig_cost_us * 1000;
 	skel->rodata->idle_gate = opts.idle_gate;
+	skel->rodata->gate_kicked = opts.gate_kicked;
 	skel->rodata->wake_affine = opts.wake_affine;
 	set_topology(skel, t);
 	/*
@@ -499,7 +500,8 @@ restart:
 	       opts.sync ? "on" : "off", opts.wake_affine ? "on" : "off",
 	       !opts.preempt ? "off" : opts.preempt_timer ? "on with timer" : "on",
 	       opts.slice_scale ? "on" : "off",
-	       opts.wake_credit_us, opts.mig_cost_us, opts.idle_gate ? "on" : "off",
+	       opts.wake_credit_us, opts.mig_cost_us,
+	       !opts.idle_gate ? "off" : opts.gate_kicked ? "on, kicked pulls too" : "on",
 	       misfit_on(topo) ? "on" : "off", queued_wakeup_state(),
 	       opts.partial ? ", SCHED_EXT tasks only" : "");
 	print_verified_insns(skel);

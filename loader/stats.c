@@ -123,6 +123,7 @@ int stats_write_json(FILE *f, const struct stats *s, const struct stats_report *
 	fprintf(f, "  \"wake_credit_us\": %lu,\n", o->wake_credit_us);
 	fprintf(f, "  \"mig_cost_us\": %lu,\n", o->mig_cost_us);
 	fprintf(f, "  \"idle_gate\": %s,\n", o->idle_gate ? "true" : "false");
+	fprintf(f, "  \"gate_kicked\": %s,\n", o->gate_kicked ? "true" : "false");
 	fprintf(f, "  \"misfit\": %s,\n", r->misfit ? "true" : "false");
 	fprintf(f, "  \"queued_wakeup\": \"%s\",\n", r->queued_wakeup);
 	fprintf(f, "  \"partial\": %s,\n", o->partial ? "true" : "false");

@@ -74,6 +74,11 @@
  * that spins on a busy CPU's rq lock can cost milliseconds, more than the
  * idle time it would fill (an average cost and an idle time capped at 100 ms
  * let through 1.7 times as many pulls, and hackbench was 1.2 times slower).
+ * A pull the balance timer kicked the CPU for is not gated (--gate-kicked
+ * gates it too), as CFS's periodic balance is not: the timer asks only for a
+ * task that waited REMOTE_WAIT_NS, and a cost measured under emulation can
+ * include the vCPU being descheduled (tens of ms), which would otherwise gate
+ * a CPU whose idle periods are shorter than that until the maximum decays.
  * Of a busy CPU's first few waiting tasks it takes the first that is not cache
  * hot (ran less than --mig-cost-us ago, as CFS's task_hot()), and stops as soon
  * as work arrives for it. A task queued on the CPU meanwhile is run before it
@@ -195,6 +200,7 @@ const volatile bool slice_scale;
 const volatile u64 wake_credit_ns = SCX_SLICE_DFL;
 const volatile u64 mig_cost_ns = 500 * 1000;
 const volatile bool idle_gate = true;
+const volatile bool gate_kicked = false;
 const volatile bool wake_affine = true;
 
 /* topology, see loader/topology.h for the layout */
@@ -250,6 +256,7 @@ struct cpu_ctx {
 	s32			load_prev;	/* last round's load, see measure_llc() */
 	s32			load_take;	/* this round's, as a taker; -1: cannot */
 	bool			released;	/* taken by a higher class */
+	bool			pull_kicked;	/* the timer asked for its next pull */
 	bool			preempt_tick;	/* a tick ends the slice (push_tick()) */
 	struct bpf_cpumask __kptr *tmp;		/* scratch, this CPU's callbacks only */
 };
@@ -1504,18 +1511,24 @@ static enum pull_result pull(s32 cpu)
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 	enum pull_result res = PULL_NONE;
 	u64 started = bpf_ktime_get_ns(), at, cost, expect;
+	bool gated = idle_gate;
 	u32 level;
 
 	if (!cctx)
 		return PULL_NONE;
 	cctx->scanned = 0;
+	if (cctx->pull_kicked) {
+		cctx->pull_kicked = false;
+		if (!gate_kicked)
+			gated = false;
+	}
 	decay_pull_costs(cctx, started);
 	expect = expected_idle(cctx, started);
 	bpf_for(level, 0, pull_max_level() + 1) {
 		if (level >= NR_LEVELS)
 			break;
 		at = bpf_ktime_get_ns();
-		if (idle_gate && expect < at - started + cctx->pull_cost[level]) {
+		if (gated && expect < at - started + cctx->pull_cost[level]) {
 			stat_inc(STAT_PULL_GATED);
 			break;
 		}
@@ -1835,7 +1848,7 @@ static bool idle_hint(s32 cpu)
 static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
 {
 	s32 queued = scx_bpf_dsq_nr_queued(cpu), kicks, idle;
-	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
+	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu), *kicked;
 	struct task_struct *p;
 
 	if (queued <= 0) {
@@ -1863,6 +1876,9 @@ static void balance_cpu(s32 cpu, struct bpf_cpumask *tmp)
 		idle = pick_idle_near(p, cpu, pull_max_level(), tmp);
 		if (idle < 0)
 			break;
+		kicked = lookup_cpu_ctx(idle);
+		if (kicked)
+			kicked->pull_kicked = true;
 		scx_bpf_kick_cpu(idle, SCX_KICK_IDLE);
 		stat_inc(STAT_PULL_KICK);
 		kicks++;

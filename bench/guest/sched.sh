@@ -12,9 +12,11 @@
 # machine queued on the waker's CPU: --no-wake-affine), push-nopreempt
 # (wakeup preemption), push-nohot (the cache-hot gate of pulls:
 # --mig-cost-us 0), push-nogate (the idle-time gate of pulls:
-# --no-idle-gate), push-scanfull (the overloaded masks: --scan full),
-# push-llc (pulls beyond the LLC: -P llc), push-noqueue (wakeups queued on
-# the wakee CPU's wakelist: --no-queued-wakeup); push-ptimer (a wakeup that
+# --no-idle-gate), push-gatekick (pulls the balance timer kicked an idle
+# CPU for gated too: --gate-kicked), push-scanfull (the overloaded masks:
+# --scan full), push-llc (pulls beyond the LLC: -P llc), push-noqueue
+# (wakeups queued on the wakee CPU's wakelist: --no-queued-wakeup);
+# push-ptimer (a wakeup that
 # waits for the running task's minimum slice preempts when the minimum ends,
 # not at the next tick: --preempt-timer); and two former defaults: push-s20
 # (-s 20000, the slice before it became 3 ms) and push-scaled (--slice-scale
@@ -32,8 +34,8 @@ SCHED_PID=
 LOAD_TIMEOUT_S=${LOAD_TIMEOUT_S:-60}
 
 ALL_CONFIGS="eevdf push simple push-nopush push-nopull push-nobusy push-nogroup push-nosync \
-push-noaffine push-nopreempt push-nohot push-nogate push-scanfull push-llc push-noqueue \
-push-ptimer push-s20 push-scaled"
+push-noaffine push-nopreempt push-nohot push-nogate push-gatekick push-scanfull push-llc \
+push-noqueue push-ptimer push-s20 push-scaled"
 
 # config_args NAME: the scheduler command line of a configuration.
 config_args() {
@@ -50,6 +52,7 @@ config_args() {
 	push-nopreempt) echo "scx_push --no-preempt" ;;
 	push-nohot) echo "scx_push --mig-cost-us 0" ;;
 	push-nogate) echo "scx_push --no-idle-gate" ;;
+	push-gatekick) echo "scx_push --gate-kicked" ;;
 	push-scanfull) echo "scx_push --scan full" ;;
 	push-llc) echo "scx_push -P llc" ;;
 	push-noqueue) echo "scx_push --no-queued-wakeup" ;;

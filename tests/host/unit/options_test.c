@@ -139,8 +139,10 @@ int main(void)
 	      opts.scope == SCX_PUSH_SCOPE_ALL && opts.scan == SCX_PUSH_SCAN_MASK,
 	      "defaults: 3 ms slice, 1 s interval, push and pull up to all nodes, masks");
 	CHECK(opts.busy && opts.sync && opts.wake_affine && opts.preempt &&
-	      opts.mig_cost_us == 500 && opts.idle_gate,
-	      "defaults: busy balance, sync placement, wake affine, preemption, 500 us migration cost, idle gate");
+	      opts.mig_cost_us == 500 && opts.idle_gate && !opts.gate_kicked,
+	      "defaults: busy balance, sync placement, wake affine, preemption, 500 us migration cost, idle gate, kicked pulls not gated");
+	CHECK(parse("--gate-kicked") == OPTIONS_RUN && opts.gate_kicked && opts.idle_gate,
+	      "--gate-kicked gates kicked pulls, the idle gate stays on");
 	CHECK(parse("--no-busy --no-sync --no-wake-affine --no-preempt --mig-cost-us 0 --no-idle-gate") ==
 	      OPTIONS_RUN && !opts.busy && !opts.sync && !opts.wake_affine && !opts.preempt &&
 	      opts.mig_cost_us == 0 && !opts.idle_gate && opts.push && opts.pull,

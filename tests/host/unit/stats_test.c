@@ -92,9 +92,9 @@ static void test_json(void)
 	CHECK(strstr(text, "\"slice_us\": 500,") && strstr(text, "\"pull_scope\": \"node\",") &&
 	      strstr(text, "\"scan\": \"full\",") && strstr(text, "\"push\": false,") &&
 	      strstr(text, "\"restarts\": 1,"), "JSON has the configuration");
-	CHECK(strstr(text, "  \"idle_gate\": false,\n  \"misfit\": false,\n"
-			   "  \"queued_wakeup\": \"off\",\n"),
-	      "JSON says misfit handling and queued wakeups are off, after idle_gate");
+	CHECK(strstr(text, "  \"idle_gate\": false,\n  \"gate_kicked\": false,\n"
+			   "  \"misfit\": false,\n  \"queued_wakeup\": \"off\",\n"),
+	      "JSON says kicked pulls are not gated, misfit handling and queued wakeups off, after idle_gate");
 	CHECK(strstr(text, "  \"busy_balance\": false,\n  \"group_balance\": false,\n"),
 	      "JSON says whether group moves are on, after busy_balance");
 	CHECK(strstr(text, "  \"preemption\": false,\n  \"preemption_timer\": false,\n"),
