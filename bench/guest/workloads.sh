@@ -9,9 +9,13 @@
 #               time_s for a fixed loop count.
 #   hackbench-socket  the same over sockets (its own loop count).
 #   cyclictest  one SCHED_OTHER measuring thread per CPU (-S) while a
-#               background hackbench keeps every CPU busy: p50/p99/max wakeup
-#               latency in us. Per-sample output (-v), not a histogram: under
-#               TCG latencies reach tens of ms, beyond a practical -h range.
+#               background hackbench over pipes keeps every CPU busy:
+#               p50/p99/max wakeup latency in us. Per-sample output (-v), not
+#               a histogram: under TCG latencies reach tens of ms, beyond a
+#               practical -h range. Not over sockets: their skb allocations
+#               contend on SLUB's node list lock with interrupts off, which
+#               under TCG slows the whole guest for seconds at a time
+#               (docs/RESULTS.md), under any scheduler.
 #   pipe        perf bench sched pipe: usec_per_op of a ping-pong.
 #   oversub     2 x nCPU CPU-bound tasks of fixed work, mixed affinity
 #               (oversub_cpus): makespan_ms and spread_ms of their completions,
@@ -33,7 +37,7 @@ workload_cases() {
 	case $1 in
 	hackbench) hackbench_cases "$SIZE_HB_MODES" "$SIZE_HB_GROUPS" ;;
 	hackbench-socket) hackbench_cases "$SIZE_HB_SOCKET_MODES" "$SIZE_HB_SOCKET_GROUPS" ;;
-	cyclictest) echo "hackbench-g1f4" ;;
+	cyclictest) echo "hackbench-pipe-g1f4" ;;
 	pipe) echo "proc" ;;
 	oversub) echo "2xcpus" ;;
 	rt)
@@ -90,10 +94,10 @@ limited() {
 }
 
 # The background load of the latency test: 1 group of 4 senders and 4
-# receivers (8 tasks, one per CPU of the default guest), in its own process
-# group so that all of it can be stopped.
+# receivers over pipes (8 tasks, one per CPU of the default guest), in its
+# own process group so that all of it can be stopped.
 load_start() {
-	setsid hackbench -g 1 -f 4 -l 100000000 >/dev/null 2>&1 &
+	setsid hackbench -p -g 1 -f 4 -l 100000000 >/dev/null 2>&1 &
 	LOAD_PID=$!
 	sleep 1
 }
