@@ -1511,17 +1511,14 @@ static enum pull_result pull(s32 cpu)
 	struct cpu_ctx *cctx = lookup_cpu_ctx(cpu);
 	enum pull_result res = PULL_NONE;
 	u64 started = bpf_ktime_get_ns(), at, cost, expect;
-	bool gated = idle_gate;
+	bool gated;
 	u32 level;
 
 	if (!cctx)
 		return PULL_NONE;
 	cctx->scanned = 0;
-	if (cctx->pull_kicked) {
-		cctx->pull_kicked = false;
-		if (!gate_kicked)
-			gated = false;
-	}
+	gated = idle_gate && (gate_kicked || !cctx->pull_kicked);
+	cctx->pull_kicked = false;
 	decay_pull_costs(cctx, started);
 	expect = expected_idle(cctx, started);
 	bpf_for(level, 0, pull_max_level() + 1) {
